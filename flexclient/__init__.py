@@ -1,0 +1,83 @@
+"""flexclient: a typed Python client for the Sharetribe Marketplace API and Integration API.
+
+>>> from flexclient import MarketplaceClient
+>>> sdk = MarketplaceClient("CLIENT_ID")
+>>> res = sdk.listings.query({"perPage": 5, "include": ["author"]})  # doctest: +SKIP
+"""
+
+from flexclient._clients import IntegrationClient, MarketplaceClient
+from flexclient._endpoint import RequestOptions, Response
+from flexclient._errors import (
+    ApiError,
+    AuthError,
+    BadRequestError,
+    ClientError,
+    ConflictError,
+    ErrorEnvelope,
+    ErrorItem,
+    ErrorSource,
+    FlexError,
+    ForbiddenError,
+    NotFoundError,
+    ParameterError,
+    PayloadTooLargeError,
+    PaymentRequiredError,
+    RateLimitError,
+    RelationshipNotIncludedError,
+    RelationshipTypeError,
+    ServerError,
+    TransportError,
+    UnauthorizedError,
+    UnexpectedResponseError,
+)
+from flexclient._multipart import UploadProgress
+from flexclient._query import object_query
+from flexclient._tokens import AuthInfo, FileTokenStore, MemoryTokenStore, Token, TokenStore
+from flexclient._transport import RetryPolicy
+from flexclient._types import LatLng, LatLngBounds, Money
+from flexclient.models import Envelope, Meta, Resource
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ApiError",
+    "AuthError",
+    "AuthInfo",
+    "BadRequestError",
+    "ClientError",
+    "ConflictError",
+    "Envelope",
+    "ErrorEnvelope",
+    "ErrorItem",
+    "ErrorSource",
+    "FileTokenStore",
+    "FlexError",
+    "ForbiddenError",
+    "IntegrationClient",
+    "LatLng",
+    "LatLngBounds",
+    "MarketplaceClient",
+    "MemoryTokenStore",
+    "Meta",
+    "Money",
+    "NotFoundError",
+    "ParameterError",
+    "PayloadTooLargeError",
+    "PaymentRequiredError",
+    "RateLimitError",
+    "RelationshipNotIncludedError",
+    "RelationshipTypeError",
+    "RequestOptions",
+    "Resource",
+    "Response",
+    "RetryPolicy",
+    "ServerError",
+    "Token",
+    "TokenStore",
+    "TransportError",
+    "UnauthorizedError",
+    "UnexpectedResponseError",
+    "UploadProgress",
+    "__version__",
+    "object_query",
+]

@@ -1,0 +1,343 @@
+"""What both clients share: building requests, authenticating them, reading the answers.
+
+A call goes: parameters -> encoded request (`_query`, `_wire`, `_multipart`; a bad parameter
+fails here, before anything is sent) -> `_authorized` (token from the store, or fetched once
+for all threads; on a 401, refresh and retry, then a fresh default token and retry, as the
+official SDKs do) -> `Transport.send` (timeouts, retries) -> `_read` (decoded envelope with
+typed models, or an `ApiError`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import json
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, get_args
+from urllib.parse import urlencode, urlsplit
+
+import requests
+
+from flexclient._endpoint import Endpoint, RequestOptions, Response
+from flexclient._errors import (
+    ApiError,
+    AuthError,
+    ErrorEnvelope,
+    ParameterError,
+    UnexpectedResponseError,
+    error_class_for,
+)
+from flexclient._multipart import multipart_factory
+from flexclient._query import write_query
+from flexclient._tokens import AuthInfo, MemoryTokenStore, Token, TokenStore
+from flexclient._transport import (
+    DEFAULT_TIMEOUT,
+    UPLOAD_TIMEOUT,
+    Body,
+    RawResponse,
+    RetryPolicy,
+    Timeout,
+    Transport,
+)
+from flexclient._wire import FORMATS, JSON, WireDecodeError, WireFormatName, format_for_content_type
+from flexclient.models import Envelope
+from flexclient.models._envelope import EnvelopeError, build_envelope
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str = "") -> ApiError:
+    """The error for an answer, with the parsed error envelope when the body has one."""
+    data = None
+    content_type = raw.headers.get("Content-Type")
+    # Without a Content-Type, an error body may still be JSON (as an HTTP library would guess).
+    fmt = format_for_content_type(content_type) if content_type else JSON
+    if fmt is not None:
+        try:
+            decoded = fmt.decode(raw.content)
+            if isinstance(decoded, Mapping) and isinstance(decoded.get("errors"), list):
+                data = ErrorEnvelope.model_validate(decoded)
+        except (WireDecodeError, ValueError):
+            data = None  # not the error shape: the raw body below still says what came
+    err = (cls or error_class_for(raw.status))(
+        raw.status,
+        raw.reason,
+        data=data,
+        body=raw.text,
+        headers=raw.headers,
+        request=raw.request,
+        reason=reason,
+    )
+    err.retries = raw.retries
+    return err
+
+
+class BaseClient(ABC):
+    """The machinery of `MarketplaceClient` and `IntegrationClient`."""
+
+    api_segment: ClassVar[str]
+    default_base_url: ClassVar[str]
+
+    def __init__(
+        self,
+        client_id: str,
+        client_secret: str | None = None,
+        *,
+        base_url: str | None = None,
+        token_store: TokenStore | None = None,
+        timeout: Timeout = DEFAULT_TIMEOUT,
+        max_retries: int | None = None,
+        wire_format: WireFormatName = "transit",
+        version: str = "v1",
+        session: requests.Session | None = None,
+        retry_policy: RetryPolicy | None = None,
+    ) -> None:
+        if not isinstance(client_id, str) or not client_id:
+            raise ParameterError("client_id", "give the client ID of your application")
+        if client_secret is not None and (not isinstance(client_secret, str) or not client_secret):
+            raise ParameterError("client_secret", "must be a non-empty string")
+        if wire_format not in get_args(WireFormatName):
+            raise ParameterError("wire_format", f"must be 'transit' or 'json', not {wire_format!r}")
+        if max_retries is not None and (not isinstance(max_retries, int) or max_retries < 0):
+            raise ParameterError("max_retries", "must be a whole number, 0 or more")
+        url = (base_url or self.default_base_url).rstrip("/")
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ParameterError("base_url", f"not an http(s) URL: {url!r}")
+        if (
+            client_secret is not None
+            and parts.scheme != "https"
+            and not _is_loopback(parts.hostname)
+        ):
+            raise ParameterError(
+                "base_url", "a client secret is only sent over HTTPS (or to a loopback address)"
+            )
+        self.client_id = client_id
+        self._client_secret = client_secret
+        self.base_url = url
+        self.version = version
+        self.wire_format = FORMATS[wire_format]
+        self.token_store: TokenStore = (
+            token_store if token_store is not None else MemoryTokenStore()
+        )
+        policy = retry_policy or RetryPolicy()
+        if max_retries is not None:
+            policy = dataclasses.replace(policy, max_retries=max_retries)
+        self._transport = Transport(url, timeout=timeout, retry=policy, session=session)
+        self._token_lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(client_id={self.client_id!r}, base_url={self.base_url!r}, "
+            f"wire_format={self.wire_format.name!r})"
+        )
+
+    # --- requests -------------------------------------------------------------------------
+
+    def path_for(self, endpoint_path: str) -> str:
+        """The URL path of an endpoint, e.g. `/v1/api/listings/query`."""
+        return f"/{self.version}/{self.api_segment}/{endpoint_path}"
+
+    def call(
+        self,
+        endpoint: Endpoint[Any, Any],
+        *,
+        query: Mapping[str, object] | None = None,
+        body: Mapping[str, object] | None = None,
+        opts: RequestOptions | None = None,
+    ) -> Response[Envelope[Any]]:
+        """Send one endpoint call. The endpoint methods call this; so may you."""
+        for name, value in (("query_params", query), ("body_params", body), ("opts", opts)):
+            if value is not None and not isinstance(value, Mapping):
+                raise ParameterError(name, f"must be a mapping, not {type(value).__name__}")
+        opts = opts or {}
+        query_string = write_query(query)
+        headers = {"Accept": self.wire_format.content_type}
+        payload: Body | Callable[[], Body]
+        timeout = opts.get("timeout")
+        if endpoint.kind == "upload":
+            content_type, payload = multipart_factory(body or {}, opts.get("on_upload_progress"))
+            headers["Content-Type"] = content_type
+            timeout = timeout if timeout is not None else UPLOAD_TIMEOUT
+        elif endpoint.kind == "command":
+            payload = self.wire_format.encode(body or {})
+            headers["Content-Type"] = self.wire_format.content_type
+        else:
+            if body:
+                raise ParameterError("body_params", "a query takes no body")
+            payload = None
+        method = "GET" if endpoint.kind == "query" else "POST"
+        raw = self._authorized(
+            method, self.path_for(endpoint.path), query_string, headers, payload, timeout
+        )
+        return self._read(raw)
+
+    def _read(self, raw: RawResponse) -> Response[Envelope[Any]]:
+        if not 200 <= raw.status < 300:
+            raise _api_error(raw)
+        content_type = raw.headers.get("Content-Type", "")
+        fmt = format_for_content_type(content_type)
+        if fmt is None:
+            raise _api_error(
+                raw,
+                UnexpectedResponseError,
+                f"Content-Type {content_type!r} is not JSON or Transit",
+            )
+        try:
+            envelope = build_envelope(fmt.decode(raw.content))
+        except (WireDecodeError, EnvelopeError) as exc:
+            raise _api_error(raw, UnexpectedResponseError, str(exc)) from exc
+        return Response(
+            status=raw.status,
+            status_text=raw.reason,
+            headers=raw.headers,
+            data=envelope,
+            retries=raw.retries,
+        )
+
+    def _send(
+        self,
+        token: Token,
+        method: str,
+        path: str,
+        query: str,
+        headers: Mapping[str, str],
+        payload: Body | Callable[[], Body],
+        timeout: Timeout | None,
+    ) -> RawResponse:
+        return self._transport.send(
+            method,
+            path,
+            query=query,
+            headers={**headers, "Authorization": f"Bearer {token.access_token}"},
+            body=payload,
+            timeout=timeout,
+        )
+
+    def _authorized(
+        self,
+        method: str,
+        path: str,
+        query: str,
+        headers: Mapping[str, str],
+        payload: Body | Callable[[], Body],
+        timeout: Timeout | None,
+    ) -> RawResponse:
+        token = self._token()
+        raw = self._send(token, method, path, query, headers, payload, timeout)
+        if raw.status != 401:
+            return raw
+        if token.refresh_token is not None:
+            refreshed = self._refreshed(token)
+            if refreshed is not None:
+                token = refreshed
+                raw = self._send(token, method, path, query, headers, payload, timeout)
+                if raw.status != 401:
+                    return raw
+        token = self._replace_token(token)
+        return self._send(token, method, path, query, headers, payload, timeout)
+
+    # --- tokens ---------------------------------------------------------------------------
+
+    @abstractmethod
+    def _default_grant(self) -> dict[str, str]:
+        """The form of the token request made when no token is stored."""
+
+    def _token(self) -> Token:
+        token = self.token_store.get()
+        if token is not None:
+            return token
+        # Single flight: one thread fetches; the others wait here and reuse its token.
+        with self._token_lock:
+            token = self.token_store.get()
+            if token is None:
+                token = self._request_token(self._default_grant())
+                self.token_store.set(token)
+            return token
+
+    def _refreshed(self, stale: Token) -> Token | None:
+        """A refreshed token (or one another thread refreshed meanwhile); None if refused."""
+        with self._token_lock:
+            current = self.token_store.get()
+            if current is not None and current != stale:
+                return current
+            assert stale.refresh_token is not None
+            form = {
+                "client_id": self.client_id,
+                "grant_type": "refresh_token",
+                "refresh_token": stale.refresh_token,
+            }
+            try:
+                token = self._request_token(form, keep=stale)
+            except AuthError:
+                return None
+            self.token_store.set(token)
+            return token
+
+    def _replace_token(self, stale: Token) -> Token:
+        with self._token_lock:
+            current = self.token_store.get()
+            if current is not None and current != stale:
+                return current
+            token = self._request_token(self._default_grant())
+            self.token_store.set(token)
+            return token
+
+    def _auth_post(
+        self, action: str, form: Mapping[str, str], token: Token | None = None
+    ) -> dict[str, Any]:
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": "application/json",
+        }
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token.access_token}"
+        raw = self._transport.send(
+            "POST", f"/{self.version}/auth/{action}", headers=headers, body=urlencode(form).encode()
+        )
+        if not 200 <= raw.status < 300:
+            raise _api_error(raw, AuthError)
+        try:
+            data = json.loads(raw.content) if raw.content.strip() else {}
+        except ValueError as exc:
+            raise _api_error(raw, AuthError, "the answer is not JSON") from exc
+        if not isinstance(data, dict):
+            raise _api_error(raw, AuthError, "the answer is not a JSON object")
+        return data
+
+    def _request_token(self, form: Mapping[str, str], keep: Token | None = None) -> Token:
+        data = self._auth_post("token", form)
+        try:
+            token = Token.from_wire(data)
+        except ValueError as exc:
+            raise AuthError(
+                200, "OK", reason=str(exc), request=f"POST /{self.version}/auth/token"
+            ) from exc
+        if keep is not None and keep.extra:
+            token = Token(**{**token.__dict__, "extra": {**keep.extra, **token.extra}})
+        return token
+
+    def _revoke(self) -> None:
+        token = self.token_store.get()
+        try:
+            if token is not None and token.refresh_token is not None:
+                self._auth_post("revoke", {"token": token.refresh_token}, token=token)
+        finally:
+            self.token_store.remove()
+
+    def auth_info(self) -> AuthInfo:
+        """What the stored token allows, read from the store without any request.
+
+        >>> sdk.auth_info().is_anonymous  # doctest: +SKIP
+        True
+        """
+        return AuthInfo.of(self.token_store.get())

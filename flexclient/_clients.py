@@ -1,0 +1,155 @@
+"""The two public clients: `MarketplaceClient` and `IntegrationClient`.
+
+Each is its API's endpoint groups (`flexclient._endpoints`) on the shared machinery
+(`flexclient._client`), plus the authentication calls that differ between the two APIs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from flexclient._client import BaseClient
+from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
+from flexclient._errors import AuthError, ParameterError
+from flexclient._tokens import MemoryTokenStore, Token
+
+
+class MarketplaceClient(MarketplaceEndpoints, BaseClient):
+    """A client of the Marketplace API, acting anonymously or as one logged-in user.
+
+    >>> sdk = MarketplaceClient("CLIENT_ID")
+    >>> res = sdk.listings.query({"perPage": 5, "include": ["author"]})  # doctest: +SKIP
+
+    Options (all keywords): `client_secret` (for trusted tokens and identity providers),
+    `base_url`, `token_store`, `timeout` (seconds, or a (connect, read) pair), `max_retries`,
+    `wire_format` (`"transit"`, the default, or `"json"`), `version`, `session`.
+    """
+
+    api_segment: ClassVar[str] = "api"
+    default_base_url: ClassVar[str] = "https://flex-api.sharetribe.com"
+
+    def __init__(self, client_id: str, *, client_secret: str | None = None, **options: Any) -> None:
+        super().__init__(client_id, client_secret, **options)
+
+    def _default_grant(self) -> dict[str, str]:
+        return {
+            "client_id": self.client_id,
+            "grant_type": "client_credentials",
+            "scope": "public-read",
+        }
+
+    def _require_secret(self, action: str) -> str:
+        if self._client_secret is None:
+            raise ParameterError("client_secret", f"{action} needs the client secret")
+        return self._client_secret
+
+    def login(self, *, username: str, password: str) -> Token:
+        """Log in as a user (password grant); the token is stored and used from now on."""
+        token = self._request_token(
+            {
+                "client_id": self.client_id,
+                "grant_type": "password",
+                "username": username,
+                "password": password,
+                "scope": "user",
+            }
+        )
+        self.token_store.set(token)
+        return token
+
+    def login_as(self, *, code: str, redirect_uri: str, code_verifier: str) -> Token:
+        """Log in as a user on an operator's behalf (authorization code grant)."""
+        token = self._request_token(
+            {
+                "client_id": self.client_id,
+                "grant_type": "authorization_code",
+                "code": code,
+                "redirect_uri": redirect_uri,
+                "code_verifier": code_verifier,
+            }
+        )
+        token = Token(**{**token.__dict__, "extra": {**token.extra, "is_logged_in_as": True}})
+        self.token_store.set(token)
+        return token
+
+    def login_with_idp(self, *, idp_id: str, idp_client_id: str, idp_token: str) -> Token:
+        """Log in with an identity provider's token (needs the client secret)."""
+        data = self._auth_post(
+            "auth_with_idp",
+            {
+                "client_id": self.client_id,
+                "client_secret": self._require_secret("login_with_idp"),
+                "idp_id": idp_id,
+                "idp_client_id": idp_client_id,
+                "idp_token": idp_token,
+            },
+        )
+        try:
+            token = Token.from_wire(data)
+        except ValueError as exc:
+            raise AuthError(200, "OK", reason=str(exc), request="POST auth_with_idp") from exc
+        self.token_store.set(token)
+        return token
+
+    def logout(self) -> None:
+        """Revoke the stored refresh token, then forget the token (also if revoking fails)."""
+        self._revoke()
+
+    def exchange_token(self) -> Token:
+        """A trusted token (`trusted:user`) for the logged-in user; needs the client secret.
+
+        The token is returned, not stored; `trusted_client()` makes a client that uses one.
+        """
+        subject = self._token()
+        return self._request_token(
+            {
+                "client_id": self.client_id,
+                "client_secret": self._require_secret("exchange_token"),
+                "grant_type": "token_exchange",
+                "subject_token": subject.access_token,
+            }
+        )
+
+    def trusted_client(self) -> MarketplaceClient:
+        """A client with this one's settings that acts with a fresh trusted token."""
+        token = self.exchange_token()
+        return MarketplaceClient(
+            self.client_id,
+            client_secret=self._client_secret,
+            base_url=self.base_url,
+            token_store=MemoryTokenStore(token),
+            wire_format=self.wire_format.name,
+            version=self.version,
+            session=self._transport.session,
+            timeout=self._transport.timeout,
+            retry_policy=self._transport.retry,
+        )
+
+
+class IntegrationClient(IntegrationEndpoints, BaseClient):
+    """A client of the Integration API (server side, full access to the marketplace).
+
+    >>> integ = IntegrationClient("CLIENT_ID", "CLIENT_SECRET")
+    >>> integ.events.query({"startAfterSequenceId": 0})  # doctest: +SKIP
+    """
+
+    api_segment: ClassVar[str] = "integration_api"
+    default_base_url: ClassVar[str] = "https://flex-integ-api.sharetribe.com"
+
+    def __init__(self, client_id: str, client_secret: str, **options: Any) -> None:
+        if not isinstance(client_secret, str) or not client_secret:
+            raise ParameterError("client_secret", "the Integration API needs the client secret")
+        super().__init__(client_id, client_secret, **options)
+
+    def _default_grant(self) -> dict[str, str]:
+        assert self._client_secret is not None
+        return {
+            "client_id": self.client_id,
+            "client_secret": self._client_secret,
+            "grant_type": "client_credentials",
+            "scope": "integ",
+        }
+
+    def revoke(self) -> None:
+        """Revoke the stored refresh token and forget the token (also if revoking fails)."""
+        self._revoke()

@@ -1,0 +1,245 @@
+"""Every exception flexclient raises, in one hierarchy.
+
+    FlexError                              anything raised by flexclient
+    ├── ParameterError (ValueError)        a parameter that cannot be sent; nothing was sent
+    ├── RelationshipNotIncludedError       a relationship the response did not include
+    │     (LookupError)
+    ├── RelationshipTypeError (TypeError)  a relationship holds another type than its model says
+    ├── TransportError (OSError)           no HTTP answer: connection refused, reset, timeout
+    └── ApiError                           the server answered, and not with a usable success
+        ├── ClientError                    4xx
+        │   ├── BadRequestError            400
+        │   ├── UnauthorizedError          401
+        │   ├── PaymentRequiredError       402
+        │   ├── ForbiddenError             403
+        │   ├── NotFoundError              404
+        │   ├── ConflictError              409
+        │   ├── PayloadTooLargeError       413
+        │   └── RateLimitError             429
+        ├── ServerError                    5xx
+        ├── AuthError                      a token request (login, refresh, ...) failed
+        └── UnexpectedResponseError        a 2xx whose body is not a readable API envelope
+
+An `ApiError` always carries the status, the status text, the response headers and the raw
+body text, and `data`, the parsed error envelope. When the body is not in the API's error
+shape (a plain-text 500, an HTML page from a proxy, truncated Transit), `data.errors` is empty
+and the raw body is still there in `body`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class FlexError(Exception):
+    """Base class of every exception raised by flexclient."""
+
+
+class ParameterError(FlexError, ValueError):
+    """A parameter that cannot be written to the wire; raised before any request is sent.
+
+    >>> err = ParameterError("perPage", "cannot write a value of type object")
+    >>> err.param
+    'perPage'
+    """
+
+    def __init__(self, param: str, problem: str) -> None:
+        self.param = param
+        self.problem = problem
+        super().__init__(f"parameter {param!r}: {problem}")
+
+
+class RelationshipNotIncludedError(FlexError, LookupError):
+    """A relationship was read that the response did not include.
+
+    `include_path` is the value to add to the query's `include` parameter, for example
+    `"author.profileImage"`.
+    """
+
+    def __init__(self, include_path: str, detail: str = "") -> None:
+        self.include_path = include_path
+        message = (
+            f"relationship {include_path!r} is not in this response; "
+            f"add {include_path!r} to the query's include parameter"
+        )
+        super().__init__(f"{message} ({detail})" if detail else message)
+
+
+class RelationshipTypeError(FlexError, TypeError):
+    """A typed relationship accessor found a resource of another type than it declares.
+
+    `related(name)` still gives the resource, whatever its type.
+    """
+
+
+class TransportError(FlexError, OSError):
+    """The request got no HTTP answer (connection refused or reset, DNS failure, timeout)."""
+
+
+class ErrorSource(BaseModel):
+    """Where in the request an error was found, e.g. `path=["body", "title"]`."""
+
+    model_config = ConfigDict(extra="allow")
+
+    path: list[str] = Field(default_factory=list)
+    type: str | None = None
+
+
+class ErrorItem(BaseModel):
+    """One error of an error response.
+
+    `details` is meant for debugging only: the API may change its content at any time, so do
+    not make decisions on it. Decide on `status` and `code`.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    id: uuid.UUID | None = None
+    status: int | None = None
+    code: str = ""
+    title: str = ""
+    details: Any = None
+    source: ErrorSource | None = None
+    meta: dict[str, Any] | None = None
+
+
+class ErrorEnvelope(BaseModel):
+    """The body of an error response: `{"errors": [...]}`."""
+
+    model_config = ConfigDict(extra="allow")
+
+    errors: list[ErrorItem] = Field(default_factory=list)
+
+
+_BODY_SNIPPET = 500
+
+
+class ApiError(FlexError):
+    """The API answered with an error status, or with a body that cannot be read.
+
+    >>> try:
+    ...     sdk.listings.show({"id": listing_id})  # doctest: +SKIP
+    ... except NotFoundError as e:
+    ...     e.status, e.data.errors[0].code
+    (404, 'not-found')
+    """
+
+    def __init__(
+        self,
+        status: int,
+        status_text: str,
+        *,
+        data: ErrorEnvelope | None = None,
+        body: str = "",
+        headers: Mapping[str, str] | None = None,
+        request: str = "",
+        reason: str = "",
+    ) -> None:
+        self.status = status
+        self.status_text = status_text
+        self.data = data if data is not None else ErrorEnvelope()
+        self.body = body
+        self.headers: Mapping[str, str] = headers if headers is not None else {}
+        self.request = request
+        self.retries = 0
+        super().__init__(self._message(reason))
+
+    def _message(self, reason: str) -> str:
+        parts = [f"{self.status} {self.status_text}".strip()]
+        if self.request:
+            parts.append(f"from {self.request}")
+        if reason:
+            parts.append(f"- {reason}")
+        if self.data.errors:
+            described = "; ".join(f"{e.code}: {e.title}" for e in self.data.errors)
+            parts.append(f"- {described}")
+        elif self.body:
+            snippet = self.body[:_BODY_SNIPPET]
+            more = "..." if len(self.body) > _BODY_SNIPPET else ""
+            parts.append(f"- body: {snippet!r}{more}")
+        return " ".join(parts)
+
+    @property
+    def codes(self) -> list[str]:
+        """The `code` of every error in the body, in order."""
+        return [e.code for e in self.data.errors]
+
+
+class ClientError(ApiError):
+    """A 4xx answer: the request was refused."""
+
+
+class BadRequestError(ClientError):
+    """400: invalid parameters (`validation-*` codes) or an unsupported content type."""
+
+
+class UnauthorizedError(ClientError):
+    """401: missing, expired or invalid access token."""
+
+
+class PaymentRequiredError(ClientError):
+    """402: a payment failed (`transaction-payment-failed`)."""
+
+
+class ForbiddenError(ClientError):
+    """403: the token does not allow this call."""
+
+
+class NotFoundError(ClientError):
+    """404: the resource does not exist (show endpoints; queries answer empty data)."""
+
+
+class ConflictError(ClientError):
+    """409: the request conflicts with the current state (e.g. `email-taken`)."""
+
+
+class PayloadTooLargeError(ClientError):
+    """413: the request or upload is too large."""
+
+
+class RateLimitError(ClientError):
+    """429: too many requests (`too-many-requests`)."""
+
+
+class ServerError(ApiError):
+    """A 5xx answer; its body is often plain text."""
+
+
+class AuthError(ApiError):
+    """A request to the Authentication API failed: wrong credentials, an unknown client ID,
+    a revoked refresh token. `status` and `body` tell which."""
+
+
+class UnexpectedResponseError(ApiError):
+    """A success status whose body is not a readable API envelope."""
+
+
+_BY_STATUS: dict[int, type[ApiError]] = {
+    400: BadRequestError,
+    401: UnauthorizedError,
+    402: PaymentRequiredError,
+    403: ForbiddenError,
+    404: NotFoundError,
+    409: ConflictError,
+    413: PayloadTooLargeError,
+    429: RateLimitError,
+}
+
+
+def error_class_for(status: int) -> type[ApiError]:
+    """The most specific `ApiError` subclass for an HTTP status.
+
+    >>> error_class_for(404).__name__, error_class_for(418).__name__, error_class_for(503).__name__
+    ('NotFoundError', 'ClientError', 'ServerError')
+    """
+    if status in _BY_STATUS:
+        return _BY_STATUS[status]
+    if 400 <= status < 500:
+        return ClientError
+    if status >= 500:
+        return ServerError
+    return UnexpectedResponseError

@@ -1,0 +1,187 @@
+"""Multipart bodies for image uploads, streamed from disk with progress reports.
+
+The file goes in the field `image`; other body parameters become text fields. The body is a
+file-like object with a known length, so `requests` streams it in chunks and sends a
+Content-Length; a retried request builds a fresh one, re-reading the file from the start.
+"""
+
+from __future__ import annotations
+
+import io
+import mimetypes
+import os
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, BinaryIO
+
+from flexclient._errors import ParameterError
+
+FileInput = str | os.PathLike[str] | bytes | BinaryIO
+
+
+@dataclass(frozen=True)
+class UploadProgress:
+    """Passed to `on_upload_progress`: bytes sent so far and the body's total size."""
+
+    loaded: int
+    total: int
+
+
+ProgressCallback = Callable[[UploadProgress], object]
+
+
+def _text(value: object, key: str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | uuid.UUID):
+        return str(value)
+    raise ParameterError(key, f"cannot send a {type(value).__name__} in a multipart form")
+
+
+class _Source:
+    """Where the file's bytes come from, and how to read them again from the start."""
+
+    def __init__(self, value: object, key: str) -> None:
+        self.key = key
+        if isinstance(value, bytes | bytearray):
+            self.data: bytes | None = bytes(value)
+            self.path: Path | None = None
+            self.stream: BinaryIO | None = None
+            self.filename = key
+            self.size = len(value)
+        elif isinstance(value, str | os.PathLike):
+            self.data, self.stream = None, None
+            self.path = Path(value)
+            if not self.path.is_file():
+                raise ParameterError(key, f"no such file: {str(self.path)!r}")
+            self.filename = self.path.name
+            self.size = self.path.stat().st_size
+        elif hasattr(value, "read"):
+            self.data, self.path = None, None
+            self.stream = value  # type: ignore[assignment]
+            name = getattr(value, "name", None)
+            self.filename = Path(name).name if isinstance(name, str) else key
+            self.start = self._tell()
+            self.size = self._size()
+        else:
+            raise ParameterError(
+                key, "give a file path, a pathlib.Path, bytes, or a binary file object"
+            )
+        guessed = mimetypes.guess_type(self.filename)[0]
+        self.content_type = guessed or "application/octet-stream"
+
+    def _tell(self) -> int | None:
+        try:
+            return self.stream.tell() if self.stream is not None else None
+        except (OSError, ValueError):
+            return None
+
+    def _size(self) -> int:
+        assert self.stream is not None
+        try:
+            return os.fstat(self.stream.fileno()).st_size - (self.start or 0)
+        except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
+            pass
+        if self.start is not None:
+            try:
+                end = self.stream.seek(0, io.SEEK_END)
+                self.stream.seek(self.start)
+                return end - self.start
+            except (OSError, ValueError):
+                pass
+        raise ParameterError(self.key, "the file object must be seekable or have a file size")
+
+    def open(self) -> IO[bytes]:
+        if self.data is not None:
+            return io.BytesIO(self.data)
+        if self.path is not None:
+            return self.path.open("rb")
+        assert self.stream is not None
+        if self.start is None:
+            raise ParameterError(self.key, "the file object cannot be rewound to send it again")
+        self.stream.seek(self.start)
+        return self.stream
+
+
+class MultipartBody(io.RawIOBase):
+    """A multipart/form-data body read in chunks; reports progress as it is read."""
+
+    def __init__(
+        self,
+        fields: list[tuple[str, str]],
+        source: _Source,
+        boundary: str,
+        on_progress: ProgressCallback | None,
+    ) -> None:
+        head = b"".join(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+            for k, v in fields
+        )
+        head += (
+            f"--{boundary}\r\nContent-Disposition: form-data; "
+            f'name="{source.key}"; filename="{source.filename}"\r\n'
+            f"Content-Type: {source.content_type}\r\n\r\n"
+        ).encode()
+        self._parts: list[bytes | IO[bytes]] = [
+            head,
+            source.open(),
+            f"\r\n--{boundary}--\r\n".encode(),
+        ]
+        self._owned = source.path is not None
+        self.total = len(head) + source.size + len(self._parts[2])  # type: ignore[arg-type]
+        self.loaded = 0
+        self._on_progress = on_progress
+        self._part = 0
+        self._offset = 0
+
+    def __len__(self) -> int:
+        return self.total
+
+    def readable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        # requests sizes a body as its length less its position: this gives Content-Length.
+        return self.loaded
+
+    def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0:
+            size = self.total
+        out = bytearray()
+        while len(out) < size and self._part < len(self._parts):
+            part = self._parts[self._part]
+            if isinstance(part, bytes):
+                chunk = part[self._offset : self._offset + size - len(out)]
+                self._offset += len(chunk)
+                if self._offset >= len(part):
+                    self._part, self._offset = self._part + 1, 0
+            else:
+                chunk = part.read(size - len(out))
+                if not chunk:
+                    if self._owned:
+                        part.close()
+                    self._part += 1
+            out += chunk
+        if out:
+            self.loaded += len(out)
+            if self._on_progress is not None:
+                self._on_progress(UploadProgress(loaded=self.loaded, total=self.total))
+        return bytes(out)
+
+
+def multipart_factory(
+    params: Mapping[str, object], on_progress: ProgressCallback | None
+) -> tuple[str, Callable[[], MultipartBody]]:
+    """Check upload params now (raising `ParameterError`); return the content type and a
+    factory that builds a fresh body for each attempt."""
+    if "image" not in params:
+        raise ParameterError("image", "an upload needs the file in 'image'")
+    source = _Source(params["image"], "image")
+    fields = [(k, _text(v, k)) for k, v in params.items() if k != "image" and v is not None]
+    boundary = uuid.uuid4().hex
+    content_type = f"multipart/form-data; boundary={boundary}"
+    return content_type, lambda: MultipartBody(fields, source, boundary, on_progress)

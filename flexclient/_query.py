@@ -1,0 +1,120 @@
+"""Query strings, written exactly as the official SDKs write them.
+
+Values are percent-encoded as JavaScript's `encodeURIComponent` does, except that commas stay
+literal; lists are comma-joined; `None` drops the parameter; numbers are written as JavaScript
+writes them (`5.0` is `5`, `1e21` is `1e+21`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import math
+import uuid
+from collections.abc import Mapping
+from urllib.parse import quote
+
+from flexclient._errors import ParameterError
+from flexclient._types import LatLng, LatLngBounds, Money
+from flexclient._wire import check_aware, iso_millis
+
+# encodeURIComponent leaves A-Z a-z 0-9 - _ . ! ~ * ' ( ) alone; the SDKs also keep commas.
+_SAFE = "!*'(),"
+
+
+def js_number(value: float) -> str:
+    """A float written as JavaScript's `Number.prototype.toString` writes it.
+
+    >>> js_number(5.0), js_number(0.1), js_number(1e21), js_number(1e-7), js_number(-0.0)
+    ('5', '0.1', '1e+21', '1e-7', '0')
+    """
+    if value == 0:
+        return "0"
+    sign, digit_tuple, exponent = decimal.Decimal(repr(value)).as_tuple()
+    assert isinstance(exponent, int)
+    digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
+    # value = 0.<digits> * 10**n
+    n = len(digit_tuple) + exponent
+    k = len(digits)
+    if k <= n <= 21:
+        text = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        text = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        text = "0." + "0" * -n + digits
+    else:
+        mantissa = digits[0] + ("." + digits[1:] if k > 1 else "")
+        text = f"{mantissa}e{'+' if n - 1 >= 0 else '-'}{abs(n - 1)}"
+    return ("-" if sign else "") + text
+
+
+def _scalar(value: object, key: str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ParameterError(key, f"{value!r} cannot be written (not a finite number)")
+        return js_number(value)
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            raise ParameterError(key, f"{value!r} cannot be written (not a finite number)")
+        return str(value)
+    if isinstance(value, LatLng):
+        return f"{js_number(value.lat)},{js_number(value.lng)}"
+    if isinstance(value, LatLngBounds):
+        ne, sw = value.ne, value.sw
+        return ",".join(js_number(x) for x in (ne.lat, ne.lng, sw.lat, sw.lng))
+    if isinstance(value, dt.datetime):
+        check_aware(value, key)
+        return iso_millis(value)
+    if isinstance(value, list | tuple):
+        # As JavaScript's Array.toString: items comma-joined, nested lists flattened,
+        # None written as nothing.
+        return ",".join("" if v is None else _scalar(v, key) for v in value)
+    if isinstance(value, Money):
+        raise ParameterError(key, "Money cannot be used in a query; give the amount")
+    if isinstance(value, Mapping):
+        raise ParameterError(
+            key, "a mapping cannot be used in a query; write it as 'k:v;k:v' (object_query)"
+        )
+    raise ParameterError(key, f"cannot write a value of type {type(value).__name__} in a query")
+
+
+def _encode(text: str, key: str) -> str:
+    try:
+        return quote(text, safe=_SAFE)
+    except UnicodeEncodeError as exc:
+        raise ParameterError(key, f"text cannot be encoded as UTF-8: {exc.reason}") from exc
+
+
+def write_query(params: Mapping[str, object] | None) -> str:
+    """Query parameters -> the query string (without `?`); raises `ParameterError`.
+
+    >>> write_query({"include": ["author", "images"], "perPage": 5, "page": None})
+    'include=author,images&perPage=5'
+    """
+    if not params:
+        return ""
+    parts: list[str] = []
+    for key, value in params.items():
+        if not isinstance(key, str):
+            raise ParameterError(repr(key), "query parameter names must be strings")
+        if value is None:
+            continue
+        parts.append(f"{_encode(key, key)}={_encode(_scalar(value, key), key)}")
+    return "&".join(parts)
+
+
+def object_query(values: Mapping[str, object]) -> str:
+    """The API's "object query string" for parameters such as `imageVariant.<name>`.
+
+    >>> object_query({"w": 640, "h": 1280, "fit": "scale"})
+    'w:640;h:1280;fit:scale'
+    """
+    return ";".join(f"{k}:{_scalar(v, k)}" for k, v in values.items() if v is not None)

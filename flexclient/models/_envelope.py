@@ -1,0 +1,95 @@
+"""The response envelope (`data`, `meta`, `included`) and how one is built from a decoded body."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from flexclient.models._resource import WIRE_CONFIG, Index, Resource, attach, model_for
+
+D = TypeVar("D")
+
+
+class Meta(BaseModel):
+    """Response metadata; pagination fields on queries, empty on most commands.
+
+    `total_items` may be None when the API does not count; keys this version does not know
+    are kept.
+    """
+
+    model_config = WIRE_CONFIG
+
+    total_items: int | None = None
+    total_pages: int | None = None
+    page: int | None = None
+    per_page: int | None = None
+    pagination_limit: int | None = None
+    pagination_unsupported: bool | None = None
+
+
+class Envelope(BaseModel, Generic[D]):
+    """A successful response body.
+
+    `data` is one resource for show endpoints and commands, a list for queries; `included`
+    holds the related resources that `include` asked for, already resolvable from `data`.
+
+    >>> page = sdk.listings.query({"include": ["author"]}).data  # doctest: +SKIP
+    >>> page.data[0].author.attributes.profile.display_name  # doctest: +SKIP
+    'Jane D'
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    data: D
+    meta: Meta = Field(default_factory=Meta)
+    included: list[Resource] = Field(default_factory=list)
+
+
+class EnvelopeError(ValueError):
+    """A decoded body that is not an API envelope; the transport turns it into an `ApiError`."""
+
+
+def _resource(raw: object, where: str) -> Resource | object:
+    if not isinstance(raw, Mapping) or "id" not in raw or "type" not in raw:
+        # Not a resource (some endpoints answer plain values): kept as it came.
+        return raw
+    cls = model_for(str(raw["type"]))
+    try:
+        return cls.model_validate(raw)
+    except ValidationError as exc:
+        raise EnvelopeError(f"{where}: not a valid {raw['type']!r} resource: {exc}") from exc
+
+
+def build_envelope(body: object) -> Envelope[Any]:
+    """Decoded body -> `Envelope` with typed resources and relationships resolvable."""
+    if not isinstance(body, Mapping) or "data" not in body:
+        raise EnvelopeError("the body is not an API envelope (no `data`)")
+    raw_data = body["data"]
+    raw_included = body.get("included") or []
+    if not isinstance(raw_included, list):
+        raise EnvelopeError("`included` is not a list")
+    data: Any
+    if isinstance(raw_data, list):
+        data = [_resource(item, f"data[{i}]") for i, item in enumerate(raw_data)]
+    else:
+        data = _resource(raw_data, "data")
+    included: list[Resource] = []
+    for i, item in enumerate(raw_included):
+        res = _resource(item, f"included[{i}]")
+        if not isinstance(res, Resource):
+            raise EnvelopeError(f"included[{i}] is not a resource")
+        included.append(res)
+    try:
+        meta = Meta.model_validate(body.get("meta") or {})
+    except ValidationError as exc:
+        raise EnvelopeError(f"`meta` is not valid: {exc}") from exc
+
+    primary = [r for r in (data if isinstance(data, list) else [data]) if isinstance(r, Resource)]
+    # Built once per response; every accessor of every resource shares it.
+    index: Index = {(r.type, r.id): r for r in included}
+    for r in primary:
+        index.setdefault((r.type, r.id), r)
+    attach(primary + included, index)
+    return Envelope(data=data, meta=meta, included=included)

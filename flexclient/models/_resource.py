@@ -1,0 +1,181 @@
+"""The generic resource, its relationships, and their resolution against `included`.
+
+Every response resource is a `Resource` (or a typed subclass chosen by its `type`). Relationship
+accessors resolve lazily, against an index of the response's `included` built once per response;
+nothing recurses and nothing touches the network, so cycles (user -> listing -> user) are fine.
+"""
+
+from __future__ import annotations
+
+import builtins
+import uuid
+from collections.abc import Mapping
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic.alias_generators import to_camel
+
+from flexclient._errors import RelationshipNotIncludedError, RelationshipTypeError
+
+# Attributes and nested values: snake_case in Python, the API's camelCase on the wire;
+# attributes this version does not know are kept under their wire names.
+WIRE_CONFIG = ConfigDict(
+    alias_generator=to_camel,
+    validate_by_name=True,
+    validate_by_alias=True,
+    serialize_by_alias=False,
+    extra="allow",
+)
+
+
+class WireModel(BaseModel):
+    """Base of the attribute models: camelCase aliases, unknown keys kept."""
+
+    model_config = WIRE_CONFIG
+
+
+class Ref(BaseModel):
+    """A reference to a resource: `{id, type}`, exactly as the API sent it."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    id: uuid.UUID
+    type: str
+
+
+class Relationship(BaseModel):
+    """One relationship: `data` is a reference, a list of references, or None."""
+
+    model_config = ConfigDict(extra="allow")
+
+    data: Ref | list[Ref] | None = None
+
+
+class Attributes(WireModel):
+    """Attributes of a resource type this client has no model for; all keys are kept."""
+
+
+IndexKey = tuple[str, uuid.UUID]
+Index = dict[IndexKey, "Resource"]
+R = TypeVar("R", bound="Resource")
+
+_REGISTRY: dict[str, builtins.type[Resource]] = {}
+
+
+class Resource(BaseModel):
+    """A resource of any type: `id`, `type`, `attributes`, `relationships`.
+
+    Typed subclasses (`Listing`, `User`, ...) add typed attributes and relationship
+    properties; `related(name)` resolves any relationship by its wire name.
+
+    >>> listing.related("author").attributes.profile.display_name  # doctest: +SKIP
+    'Jane D'
+    """
+
+    model_config = ConfigDict(extra="allow")
+    resource_type: ClassVar[str | None] = None
+
+    id: uuid.UUID
+    type: str
+    attributes: Attributes = Field(default_factory=Attributes)
+    relationships: dict[str, Relationship] = Field(default_factory=dict)
+
+    _index: Index | None = PrivateAttr(default=None)
+    _path: tuple[str, ...] = PrivateAttr(default=())
+    _resolved: dict[str, Any] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _absent_attributes(cls, data: Any) -> Any:
+        # Commands without `expand` answer only `{id, type}`: no attributes at all.
+        if isinstance(data, Mapping) and data.get("attributes") is None:
+            return {**data, "attributes": {}}
+        return data
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        rtype = cls.__dict__.get("resource_type")
+        if rtype is not None:
+            _REGISTRY[rtype] = cls
+
+    @property
+    def ref(self) -> Ref:
+        """This resource's `{id, type}` reference."""
+        return Ref(id=self.id, type=self.type)
+
+    def related(self, name: str) -> Resource | list[Resource] | None:
+        """The resource(s) of the relationship `name` (its wire name, e.g. `"profileImage"`).
+
+        A to-one relationship gives a resource or None, a to-many one a list. Raises
+        `RelationshipNotIncludedError`, naming the include path to add, when the response
+        did not include it.
+        """
+        if name in self._resolved:
+            resolved: Resource | list[Resource] | None = self._resolved[name]
+            return resolved
+        path = ".".join((*self._path, name))
+        rel = self.relationships.get(name)
+        if rel is None:
+            raise RelationshipNotIncludedError(path)
+        data = rel.data
+        if data is None:
+            resolved = None
+        elif isinstance(data, list):
+            resolved = [self._lookup(ref, path) for ref in data]
+        else:
+            resolved = self._lookup(data, path)
+        self._resolved[name] = resolved
+        return resolved
+
+    def _lookup(self, ref: Ref, path: str) -> Resource:
+        found = self._index.get((ref.type, ref.id)) if self._index is not None else None
+        if found is None:
+            raise RelationshipNotIncludedError(path, f"{ref.type} {ref.id} is not in `included`")
+        # A view of the shared included resource that knows the path it was reached by, so
+        # that a missing nested include names its full path ("author.profileImage").
+        view = found.model_copy()
+        view._path = tuple(path.split("."))
+        view._resolved = {}
+        return view
+
+    def _one(self, name: str, cls: builtins.type[R]) -> R | None:
+        value = self.related(name)
+        if value is None:
+            return None
+        return self._expect(name, value, cls)
+
+    def _required(self, name: str, cls: builtins.type[R]) -> R:
+        value = self._one(name, cls)
+        if value is None:
+            raise RelationshipNotIncludedError(
+                ".".join((*self._path, name)), "the API sent no resource for it"
+            )
+        return value
+
+    def _many(self, name: str, cls: builtins.type[R]) -> list[R]:
+        value = self.related(name)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            value = [value]
+        return [self._expect(name, v, cls) for v in value]
+
+    def _expect(self, name: str, value: object, cls: builtins.type[R]) -> R:
+        if not isinstance(value, cls):
+            got = value.type if isinstance(value, Resource) else type(value).__name__
+            raise RelationshipTypeError(
+                f"relationship {name!r} holds a {got!r}, not a {cls.resource_type!r}; "
+                f"use related({name!r}) for the raw resource"
+            )
+        return value
+
+
+def model_for(resource_type: str) -> type[Resource]:
+    """The model class for a resource type; `Resource` for types this client does not know."""
+    return _REGISTRY.get(resource_type, Resource)
+
+
+def attach(resources: list[Resource], index: Index) -> None:
+    """Let every resource of a response resolve its relationships against `index`."""
+    for res in resources:
+        res._index = index

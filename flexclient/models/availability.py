@@ -1,0 +1,37 @@
+"""Availability: time slots and availability exceptions."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import ClassVar
+
+from flexclient.models._resource import Attributes, Resource
+
+
+class TimeSlotAttributes(Attributes):
+    """`type` is open-ended; `time-slot/day` and `time-slot/time` are known."""
+
+    type: str | None = None
+    seats: int | None = None
+    start: dt.datetime | None = None
+    end: dt.datetime | None = None
+
+
+class TimeSlot(Resource):
+    """A period when a listing can be booked (`timeslots.query`)."""
+
+    resource_type: ClassVar[str | None] = "timeSlot"
+    attributes: TimeSlotAttributes
+
+
+class AvailabilityExceptionAttributes(Attributes):
+    seats: int | None = None
+    start: dt.datetime | None = None
+    end: dt.datetime | None = None
+
+
+class AvailabilityException(Resource):
+    """An override of a listing's availability plan for a period."""
+
+    resource_type: ClassVar[str | None] = "availabilityException"
+    attributes: AvailabilityExceptionAttributes
