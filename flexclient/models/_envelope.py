@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError
 
 from flexclient.models._resource import WIRE_CONFIG, Index, Resource, attach, model_for
 
@@ -44,7 +44,8 @@ class Envelope(BaseModel, Generic[D]):
 
     data: D
     meta: Meta = Field(default_factory=Meta)
-    included: list[Resource] = Field(default_factory=list)
+    # SerializeAsAny: dump each resource as its own type (User, Image...), not as the base.
+    included: list[SerializeAsAny[Resource]] = Field(default_factory=list)
 
 
 class EnvelopeError(ValueError):

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from pydantic import model_validator
+from pydantic import SerializeAsAny, model_validator
 
 from flexclient.models._resource import Attributes, Resource, WireModel, model_for
 
@@ -36,7 +36,7 @@ class EventAttributes(Attributes):
     resource_id: uuid.UUID | None = None
     resource_type: str | None = None
     marketplace_id: uuid.UUID | None = None
-    resource: Resource | None = None
+    resource: SerializeAsAny[Resource] | None = None
     previous_values: dict[str, Any] | None = None
     audit_data: AuditData | None = None
 

@@ -1,0 +1,89 @@
+"""Shared fixtures: clients on requests-mock with a token endpoint, and body builders."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+import requests_mock
+
+from flexclient import IntegrationClient, MarketplaceClient, RetryPolicy
+from flexclient._wire import TRANSIT
+
+MP = "https://mp.test"
+IG = "https://ig.test"
+TRANSIT_CT = "application/transit+json;charset=UTF-8"
+NO_WAIT = RetryPolicy(sleep=lambda _: None)
+
+
+def token_json(
+    scope: str = "public-read", access: str = "anon-token", refresh: str | None = None
+) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "access_token": access,
+        "token_type": "bearer",
+        "expires_in": 86400,
+        "scope": scope,
+    }
+    if refresh is not None:
+        data["refresh_token"] = refresh
+    return data
+
+
+def transit_body(value: Mapping[str, object]) -> bytes:
+    """Encode a response body as the API would (Transit, keyword keys)."""
+    return TRANSIT.encode(value)
+
+
+@pytest.fixture
+def mock() -> Iterator[requests_mock.Mocker]:
+    with requests_mock.Mocker() as m:
+        m.post(f"{MP}/v1/auth/token", json=token_json())
+        m.post(f"{IG}/v1/auth/token", json=token_json("integ", "integ-token", "integ-refresh"))
+        yield m
+
+
+@pytest.fixture
+def sdk() -> MarketplaceClient:
+    return MarketplaceClient("client-id", base_url=MP, retry_policy=NO_WAIT)
+
+
+@pytest.fixture
+def json_sdk() -> MarketplaceClient:
+    return MarketplaceClient("client-id", base_url=MP, wire_format="json", retry_policy=NO_WAIT)
+
+
+@pytest.fixture
+def integ() -> IntegrationClient:
+    return IntegrationClient("client-id", "client-secret", base_url=IG, retry_policy=NO_WAIT)
+
+
+def answer(
+    m: requests_mock.Mocker,
+    method: str,
+    url: str,
+    body: Mapping[str, object] | None = None,
+    *,
+    status: int = 200,
+    wire: str = "transit",
+) -> None:
+    """Register an API answer in the given wire format."""
+    payload = body if body is not None else {"data": None}
+    if wire == "transit":
+        m.register_uri(
+            method,
+            url,
+            status_code=status,
+            content=transit_body(payload),
+            headers={"Content-Type": TRANSIT_CT},
+        )
+    else:
+        m.register_uri(
+            method,
+            url,
+            status_code=status,
+            text=json.dumps(payload, default=str),
+            headers={"Content-Type": "application/json"},
+        )

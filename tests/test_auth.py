@@ -1,0 +1,275 @@
+"""Tokens: fetched on first use, sent as Bearer, refreshed or replaced on a 401, never shown."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+import pytest
+import requests_mock
+
+from flexclient import (
+    AuthError,
+    FileTokenStore,
+    IntegrationClient,
+    MarketplaceClient,
+    MemoryTokenStore,
+    Token,
+    UnauthorizedError,
+)
+from tests.conftest import IG, MP, NO_WAIT, TRANSIT_CT, token_json
+
+QUERY = f"{MP}/v1/api/listings/query"
+OK: dict[str, Any] = {"content": b'["^ ","~:data",[]]', "headers": {"Content-Type": TRANSIT_CT}}
+UNAUTHORIZED: dict[str, Any] = {
+    "status_code": 401,
+    "json": {"errors": [{"status": 401, "code": "auth-invalid-access-token", "title": "Invalid"}]},
+}
+
+
+def form(request: requests_mock.request._RequestObjectProxy) -> dict[str, str]:
+    return {k: v[0] for k, v in parse_qs(request.text).items()}
+
+
+def token_requests(m: requests_mock.Mocker) -> list[dict[str, str]]:
+    return [form(r) for r in m.request_history if r.path.endswith("/auth/token")]
+
+
+def test_anonymous_token_is_fetched_once_and_sent(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    mock.get(QUERY, **OK)
+    sdk.listings.query()
+    sdk.listings.query()
+    assert token_requests(mock) == [
+        {"client_id": "client-id", "grant_type": "client_credentials", "scope": "public-read"}
+    ]
+    auth = mock.request_history[0]
+    assert auth.headers["Content-Type"] == "application/x-www-form-urlencoded"
+    assert auth.headers["Accept"] == "application/json"
+    assert mock.request_history[-1].headers["Authorization"] == "Bearer anon-token"
+    assert sdk.auth_info().is_anonymous and sdk.auth_info().scopes == ["public-read"]
+
+
+def test_integration_client_credentials(
+    mock: requests_mock.Mocker, integ: IntegrationClient
+) -> None:
+    mock.get(
+        f"{IG}/v1/integration_api/marketplace/show",
+        content=b'["^ ","~:data",null]',
+        headers={"Content-Type": TRANSIT_CT},
+    )
+    integ.marketplace.show()
+    assert token_requests(mock) == [
+        {
+            "client_id": "client-id",
+            "client_secret": "client-secret",
+            "grant_type": "client_credentials",
+            "scope": "integ",
+        }
+    ]
+    assert integ.auth_info().scopes == ["integ"]
+
+
+def test_login_then_logout(mock: requests_mock.Mocker, sdk: MarketplaceClient) -> None:
+    mock.post(f"{MP}/v1/auth/token", json=token_json("user", "user-token", "user-refresh"))
+    mock.post(f"{MP}/v1/auth/revoke", json={"action": "revoked"})
+    sdk.login(username="jane@example.com", password="secret-pass")
+    assert token_requests(mock)[-1] == {
+        "client_id": "client-id",
+        "grant_type": "password",
+        "username": "jane@example.com",
+        "password": "secret-pass",
+        "scope": "user",
+    }
+    assert sdk.auth_info().is_anonymous is False
+    sdk.logout()
+    revoke = mock.request_history[-1]
+    assert (
+        form(revoke) == {"token": "user-refresh"}
+        and revoke.headers["Authorization"] == "Bearer user-token"
+    )
+    assert sdk.token_store.get() is None
+
+
+def test_logout_forgets_the_token_even_when_revoke_fails(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    sdk.token_store.set(Token(access_token="a", scope="user", refresh_token="r"))
+    mock.post(f"{MP}/v1/auth/revoke", status_code=500, text="boom")
+    with pytest.raises(AuthError):
+        sdk.logout()
+    assert sdk.token_store.get() is None
+
+
+def test_wrong_password_and_unknown_client_are_told_apart(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    mock.post(f"{MP}/v1/auth/token", status_code=401, text="Invalid username or password")
+    with pytest.raises(AuthError) as wrong:
+        sdk.login(username="a", password="b")
+    mock.post(f"{MP}/v1/auth/token", status_code=400, json={"error": "invalid_client"})
+    with pytest.raises(AuthError) as unknown:
+        sdk.login(username="a", password="b")
+    assert (wrong.value.status, unknown.value.status) == (401, 400)
+    assert "Invalid username" in wrong.value.body and "invalid_client" in unknown.value.body
+
+
+def test_401_refreshes_and_retries_once(mock: requests_mock.Mocker, sdk: MarketplaceClient) -> None:
+    sdk.token_store.set(Token(access_token="old", scope="user", refresh_token="r1"))
+    mock.post(f"{MP}/v1/auth/token", json=token_json("user", "new", "r2"))
+    mock.get(QUERY, [UNAUTHORIZED, OK])
+    assert sdk.listings.query().status == 200
+    assert token_requests(mock) == [
+        {"client_id": "client-id", "grant_type": "refresh_token", "refresh_token": "r1"}
+    ]
+    assert [
+        r.headers["Authorization"] for r in mock.request_history if r.path.endswith("query")
+    ] == ["Bearer old", "Bearer new"]
+    stored = sdk.token_store.get()
+    assert stored is not None and stored.refresh_token == "r2"
+
+
+def test_401_after_refresh_falls_back_to_an_anonymous_token(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    sdk.token_store.set(Token(access_token="old", scope="user", refresh_token="r1"))
+    mock.post(
+        f"{MP}/v1/auth/token", [{"json": token_json("user", "new", "r2")}, {"json": token_json()}]
+    )
+    mock.get(QUERY, [UNAUTHORIZED, UNAUTHORIZED, OK])
+    assert sdk.listings.query().status == 200
+    assert [f["grant_type"] for f in token_requests(mock)] == [
+        "refresh_token",
+        "client_credentials",
+    ]
+    assert sdk.auth_info().is_anonymous
+
+
+def test_refused_refresh_falls_back_to_an_anonymous_token(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    sdk.token_store.set(Token(access_token="old", scope="user", refresh_token="revoked"))
+    mock.post(
+        f"{MP}/v1/auth/token", [{"status_code": 401, "text": "revoked"}, {"json": token_json()}]
+    )
+    mock.get(QUERY, [UNAUTHORIZED, OK])
+    assert sdk.listings.query().status == 200
+    assert [f["grant_type"] for f in token_requests(mock)] == [
+        "refresh_token",
+        "client_credentials",
+    ]
+
+
+def test_no_more_than_the_official_retries(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    mock.get(QUERY, **UNAUTHORIZED)
+    with pytest.raises(UnauthorizedError):
+        sdk.listings.query()
+    assert (
+        sum(1 for r in mock.request_history if r.path.endswith("query")) == 2
+    )  # anonymous: one retry
+
+
+def test_concurrent_first_calls_share_one_token_request(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    mock.get(QUERY, **OK)
+    barrier = threading.Barrier(16)
+    errors: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            barrier.wait()
+            sdk.listings.query()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=call) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(token_requests(mock)) == 1
+
+
+def test_trusted_token_is_returned_not_stored(mock: requests_mock.Mocker) -> None:
+    sdk = MarketplaceClient(
+        "client-id", client_secret="client-secret", base_url=MP, retry_policy=NO_WAIT
+    )
+    sdk.token_store.set(Token(access_token="user-token", scope="user", refresh_token="r"))
+    mock.post(f"{MP}/v1/auth/token", json=token_json("trusted:user", "trusted-token"))
+    trusted = sdk.exchange_token()
+    assert token_requests(mock)[-1] == {
+        "client_id": "client-id",
+        "client_secret": "client-secret",
+        "grant_type": "token_exchange",
+        "subject_token": "user-token",
+    }
+    assert trusted.scopes == ["trusted:user"]
+    stored = sdk.token_store.get()
+    assert stored is not None and stored.access_token == "user-token"
+
+
+SECRETS = (
+    "client-secret",
+    "anon-token",
+    "user-token",
+    "user-refresh",
+    "integ-token",
+    "integ-refresh",
+)
+
+
+def test_secrets_never_appear_in_reprs_errors_or_logs(
+    mock: requests_mock.Mocker,
+    integ: IntegrationClient,
+    caplog: pytest.LogCaptureFixture,
+    tmp_path: Path,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="flexclient")
+    mock.get(f"{IG}/v1/integration_api/listings/query", status_code=500, text="upstream failed")
+    with pytest.raises(Exception) as info:
+        integ.listings.query()
+    token = integ.token_store.get()
+    store = FileTokenStore(tmp_path / "t.json")
+    assert token is not None
+    store.set(token)
+    shown = " ".join(
+        [
+            repr(integ),
+            repr(token),
+            str(token),
+            repr(info.value),
+            str(info.value),
+            repr(integ.token_store),
+            repr(store),
+            caplog.text,
+        ]
+    )
+    for secret in SECRETS:
+        assert secret not in shown
+
+
+def test_file_store_round_trip_mode_and_corruption(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "sub" / "token.json"
+    store = FileTokenStore(path)
+    assert store.get() is None
+    store.set(Token(access_token="a", scope="integ", refresh_token="r", expires_in=10))
+    assert (path.stat().st_mode & 0o777) == 0o600
+    assert store.get() == Token(access_token="a", scope="integ", refresh_token="r", expires_in=10)
+    path.write_text("")
+    assert store.get() is None
+    path.write_text("{not json")
+    assert store.get() is None
+    assert "unreadable token file" in caplog.text
+    store.remove()
+    assert not path.exists()
+    assert MemoryTokenStore().get() is None

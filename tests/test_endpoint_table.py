@@ -1,0 +1,130 @@
+"""Every endpoint of both APIs exists, named by its path, and sends the right request."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests_mock
+
+from flexclient import IntegrationClient, LatLng, MarketplaceClient, Money
+from flexclient._client import BaseClient
+from flexclient._endpoint import BoundCommand, BoundQuery, Endpoint, Group
+from tests.conftest import IG, MP, NO_WAIT, answer
+
+TSV = Path(__file__).parents[2] / "shared" / "api" / "endpoints.tsv"
+ROWS = list(csv.DictReader(TSV.open(), delimiter="\t")) if TSV.exists() else []
+ID = uuid.UUID("0e0b60fe-d9a2-11e6-bf26-cec0c932ce01")
+WHEN = dt.datetime(2018, 3, 23, 8, 40, 24, 443000, tzinfo=dt.UTC)
+
+pytestmark = pytest.mark.skipif(not ROWS, reason="shared/api/endpoints.tsv is not beside the repo")
+
+
+def make(api: str, wire: str) -> BaseClient:
+    if api == "marketplace":
+        return MarketplaceClient("client-id", base_url=MP, wire_format=wire, retry_policy=NO_WAIT)
+    return IntegrationClient(
+        "client-id", "secret", base_url=IG, wire_format=wire, retry_policy=NO_WAIT
+    )
+
+
+def bound(client: BaseClient, python_method: str) -> Any:
+    group_name, action = python_method.split(".")
+    return getattr(getattr(client, group_name), action)
+
+
+def declared(cls: type[BaseClient]) -> set[str]:
+    names = set()
+    for gname in dir(cls):
+        slot = getattr(cls, gname)
+        if hasattr(slot, "cls") and isinstance(slot.cls, type) and issubclass(slot.cls, Group):
+            for aname, ep in vars(slot.cls).items():
+                if isinstance(ep, Endpoint):
+                    names.add(f"{gname}.{aname}")
+    return names
+
+
+@pytest.mark.parametrize(
+    "api,cls", [("marketplace", MarketplaceClient), ("integration", IntegrationClient)]
+)
+def test_the_table_has_exactly_the_endpoints_of_the_api(api: str, cls: type[BaseClient]) -> None:
+    expected = {r["python_method"] for r in ROWS if r["api"] == api}
+    assert declared(cls) == expected
+    assert len(ROWS) == 100
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[f"{r['api']}:{r['python_method']}" for r in ROWS])
+@pytest.mark.parametrize("wire", ["transit", "json"])
+def test_each_endpoint_sends_its_method_path_query_and_body(row: dict[str, str], wire: str) -> None:
+    client = make(row["api"], wire)
+    method = bound(client, row["python_method"])
+    base = MP if row["api"] == "marketplace" else IG
+    url = base + row["path"]
+    accept = "application/transit+json" if wire == "transit" else "application/json"
+    with requests_mock.Mocker() as m:
+        m.post(f"{base}/v1/auth/token", json={"access_token": "tok", "scope": "public-read"})
+        answer(
+            m,
+            row["method"],
+            url,
+            {"data": {"id": str(ID), "type": "thing", "attributes": {}}},
+            wire=wire,
+        )
+        if row["method"] == "GET":
+            assert isinstance(method, BoundQuery)
+            res = method({"id": ID, "include": ["author", "images"], "perPage": 3})
+            sent = m.request_history[-1]
+            assert sent.method == "GET"
+            assert sent.url == f"{url}?id={ID}&include=author,images&perPage=3"
+            assert sent.body is None
+        elif row["python_method"].endswith("images.upload"):
+            assert isinstance(method, BoundCommand)
+            res = method({"image": b"\x89PNG data"}, {"expand": True})
+            sent = m.request_history[-1]
+            assert sent.url == f"{url}?expand=true"
+            assert sent.headers["Content-Type"].startswith("multipart/form-data; boundary=")
+            body = sent.body.read()
+            assert b'name="image"; filename="image"' in body and b"\x89PNG data" in body
+        else:
+            assert isinstance(method, BoundCommand)
+            res = method(
+                {"id": ID, "price": Money(100, "EUR"), "geolocation": LatLng(1.5, 2), "at": WHEN},
+                {"expand": True},
+            )
+            sent = m.request_history[-1]
+            assert sent.method == "POST"
+            assert sent.url == f"{url}?expand=true"
+            assert sent.headers["Content-Type"] == accept
+            if wire == "transit":
+                assert sent.body == (
+                    b'["^ ","~:id","~u0e0b60fe-d9a2-11e6-bf26-cec0c932ce01",'
+                    b'"~:price",["~#mn",[100,"EUR"]],'
+                    b'"~:geolocation",["~#geo",[1.5,2.0]],"~:at","~m1521794424443"]'
+                )
+            else:
+                assert json.loads(sent.body) == {
+                    "id": str(ID),
+                    "price": {"amount": 100, "currency": "EUR"},
+                    "geolocation": {"lat": 1.5, "lng": 2.0},
+                    "at": "2018-03-23T08:40:24.443Z",
+                }
+        assert sent.headers["Accept"] == accept
+        assert sent.headers["Authorization"] == "Bearer tok"
+    assert res.status == 200
+    assert res.data.data.id == ID
+
+
+def test_group_and_method_reprs_name_their_paths(sdk: MarketplaceClient) -> None:
+    assert repr(sdk.own_listings.create_draft) == "<command /v1/api/own_listings/create_draft>"
+    assert "compare_and_set" in repr(IntegrationClient("a", "b").stock)
+
+
+def test_groups_are_made_once_per_client(sdk: MarketplaceClient) -> None:
+    assert sdk.listings is sdk.listings
+    other = MarketplaceClient("x")
+    assert other.listings is not sdk.listings

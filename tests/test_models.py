@@ -1,0 +1,208 @@
+"""Responses become typed models, identically from Transit and JSON."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+import pytest
+import requests_mock
+
+from flexclient import LatLng, MarketplaceClient, Money, Resource
+from flexclient._wire import FORMATS
+from flexclient.models import Event, Image, Listing, OwnListing, Transaction, User
+from flexclient.models._envelope import Envelope, build_envelope
+from tests import sample
+from tests.conftest import MP, NO_WAIT
+
+
+def fetch(wire: str, body: dict[str, object] | None = None) -> Envelope[list[Listing]]:
+    client = MarketplaceClient("client-id", base_url=MP, wire_format=wire, retry_policy=NO_WAIT)
+    content_type = "application/transit+json" if wire == "transit" else "application/json"
+    with requests_mock.Mocker() as m:
+        m.post(f"{MP}/v1/auth/token", json={"access_token": "t", "scope": "public-read"})
+        m.get(
+            f"{MP}/v1/api/listings/query",
+            content=sample.encoded(body or sample.page(), wire),
+            headers={"Content-Type": content_type},
+        )
+        return client.listings.query({"include": ["author", "images"]}).data
+
+
+@pytest.fixture(params=["transit", "json"])
+def page(request: pytest.FixtureRequest) -> Envelope[list[Listing]]:
+    return fetch(request.param)
+
+
+def test_typed_attributes(page: Envelope[list[Listing]]) -> None:
+    listing = page.data[0]
+    assert isinstance(listing, Listing)
+    assert listing.id == sample.LISTING and isinstance(listing.id, uuid.UUID)
+    assert listing.type == "listing"
+    a = listing.attributes
+    assert a.title == "Road bike"
+    assert a.price == Money(5000, "USD")
+    assert a.geolocation == LatLng(60.16, 24.93)
+    assert (
+        a.created_at == sample.CREATED
+        and a.created_at is not None
+        and a.created_at.tzinfo is not None
+    )
+    assert a.public_data == {"category": "road", "gears": 21}
+
+
+def test_meta(page: Envelope[list[Listing]]) -> None:
+    m = page.meta
+    assert (m.total_items, m.total_pages, m.page, m.per_page, m.pagination_limit) == (
+        2,
+        1,
+        1,
+        100,
+        100,
+    )
+    assert m.model_extra == {"newMetaKey": "kept"}
+
+
+def test_unknown_attributes_types_and_enum_values_are_kept(page: Envelope[list[Listing]]) -> None:
+    assert page.data[0].attributes.model_extra == {"someFutureAttribute": {"x": 1}}
+    assert page.data[1].attributes.state == "brandNewState"
+    unknown = page.included[-1]
+    assert type(unknown) is Resource and unknown.type == "someNewType"
+    assert unknown.attributes.model_extra == {"anything": [1, 2]}
+
+
+def test_model_dump_by_alias_gives_wire_names(page: Envelope[list[Listing]]) -> None:
+    dumped = page.data[0].model_dump(by_alias=True, exclude_unset=True)
+    assert set(dumped["attributes"]) >= {"createdAt", "publicData", "someFutureAttribute"}
+    assert "created_at" in page.data[0].model_dump()["attributes"]
+
+
+def test_transit_and_json_give_identical_models() -> None:
+    t, j = fetch("transit"), fetch("json")
+    assert t.model_dump() == j.model_dump()
+    assert t.data[0].author.model_dump() == j.data[0].author.model_dump()
+
+
+def test_show_response_data_is_one_resource() -> None:
+    body = {
+        "data": {
+            "id": sample.LISTING,
+            "type": "ownListing",
+            "attributes": {"title": "Mine", "privateData": {"k": 1}},
+        }
+    }
+    env = build_envelope(FORMATS["transit"].decode(sample.encoded(body, "transit")))
+    assert isinstance(env.data, OwnListing) and isinstance(env.data, Listing)
+    assert env.data.attributes.private_data == {"k": 1}
+    assert env.meta.total_items is None and env.included == []
+
+
+def test_command_without_expand_has_empty_attributes() -> None:
+    env = build_envelope({"data": {"id": str(sample.LISTING), "type": "listing"}})
+    assert isinstance(env.data, Listing) and env.data.attributes.title is None
+
+
+def test_transaction_line_items() -> None:
+    body = {
+        "data": {
+            "id": str(sample.LISTING),
+            "type": "transaction",
+            "attributes": {
+                "lastTransition": "transition/accept",
+                "payinTotal": {"amount": 10500, "currency": "EUR"},
+                "lineItems": [
+                    {
+                        "code": "line-item/night",
+                        "unitPrice": {"amount": 5000, "currency": "EUR"},
+                        "quantity": "2",
+                        "lineTotal": {"amount": 10000, "currency": "EUR"},
+                        "reversal": False,
+                        "includeFor": ["customer", "provider"],
+                    },
+                    {
+                        "code": "line-item/fee",
+                        "percentage": 5.0,
+                        "lineTotal": {"amount": 500, "currency": "EUR"},
+                        "includeFor": ["customer"],
+                    },
+                ],
+                "transitions": [
+                    {
+                        "transition": "transition/accept",
+                        "createdAt": "2024-05-01T12:00:00.000Z",
+                        "by": "provider",
+                    }
+                ],
+            },
+        }
+    }
+    tx = build_envelope(body).data
+    assert isinstance(tx, Transaction)
+    items = tx.attributes.line_items
+    assert items[0].unit_price == Money(5000, "EUR") and str(items[0].quantity) == "2"
+    assert items[1].percentage is not None and float(items[1].percentage) == 5.0
+    assert tx.attributes.transitions[0].created_at == dt.datetime(2024, 5, 1, 12, tzinfo=dt.UTC)
+
+
+def test_event_resource_is_typed_by_its_resource_type() -> None:
+    body = {
+        "data": [
+            {
+                "id": str(uuid.uuid4()),
+                "type": "event",
+                "attributes": {
+                    "sequenceId": 7,
+                    "eventType": "listing/updated",
+                    "resourceType": "listing",
+                    "resourceId": str(sample.LISTING),
+                    "resource": {
+                        "id": str(sample.LISTING),
+                        "type": "listing",
+                        "attributes": {"title": "New"},
+                    },
+                    "previousValues": {"attributes": {"title": "Old"}},
+                    "auditData": {"userId": str(sample.USER), "adminId": None},
+                },
+            },
+            {
+                "id": str(uuid.uuid4()),
+                "type": "event",
+                "attributes": {
+                    "sequenceId": 8,
+                    "eventType": "thing/invented-later",
+                    "resource": None,
+                },
+            },
+        ]
+    }
+    events = build_envelope(body).data
+    assert isinstance(events[0], Event)
+    res = events[0].attributes.resource
+    assert isinstance(res, Listing) and res.attributes.title == "New"
+    assert events[0].attributes.previous_values == {"attributes": {"title": "Old"}}
+    assert (
+        events[0].attributes.audit_data is not None
+        and events[0].attributes.audit_data.user_id == sample.USER
+    )
+    assert (
+        events[1].attributes.event_type == "thing/invented-later"
+        and events[1].attributes.resource is None
+    )
+
+
+def test_image_variants(page: Envelope[list[Listing]]) -> None:
+    image = page.data[0].images[0]
+    assert isinstance(image, Image)
+    v = image.attributes.variants["square-small"]
+    assert (v.name, v.width, v.height, v.url) == (
+        "square-small",
+        240,
+        240,
+        "https://img.test/square-small.jpg",
+    )
+
+
+def test_user_is_typed(page: Envelope[list[Listing]]) -> None:
+    author = page.data[0].author
+    assert isinstance(author, User)
+    assert author.attributes.profile.display_name == "Jane D"

@@ -1,0 +1,5 @@
+from flexclient import IntegrationClient
+
+integ = IntegrationClient("id", "secret")
+# E: expected "EventsQueryParams | None"
+integ.events.query({"startAfterSequenceId": "12"})
