@@ -176,10 +176,19 @@ class BaseClient(ABC):
                 raise ParameterError("body_params", "a query takes no body")
             payload = None
         method = "GET" if endpoint.kind == "query" else "POST"
-        raw = self._authorized(
-            method, self.path_for(endpoint.path), query_string, headers, payload, timeout
-        )
-        return self._read(raw)
+        path = self.path_for(endpoint.path)
+
+        def send(token: Token) -> RawResponse:
+            return self._transport.send(
+                method,
+                path,
+                query=query_string,
+                headers={**headers, "Authorization": f"Bearer {token.access_token}"},
+                body=payload,
+                timeout=timeout,
+            )
+
+        return self._read(self._authorized(send))
 
     def _read(self, raw: RawResponse) -> Response[Envelope[Any]]:
         if not 200 <= raw.status < 300:
@@ -204,47 +213,20 @@ class BaseClient(ABC):
             retries=raw.retries,
         )
 
-    def _send(
-        self,
-        token: Token,
-        method: str,
-        path: str,
-        query: str,
-        headers: Mapping[str, str],
-        payload: Body | Callable[[], Body],
-        timeout: Timeout | None,
-    ) -> RawResponse:
-        return self._transport.send(
-            method,
-            path,
-            query=query,
-            headers={**headers, "Authorization": f"Bearer {token.access_token}"},
-            body=payload,
-            timeout=timeout,
-        )
-
-    def _authorized(
-        self,
-        method: str,
-        path: str,
-        query: str,
-        headers: Mapping[str, str],
-        payload: Body | Callable[[], Body],
-        timeout: Timeout | None,
-    ) -> RawResponse:
+    def _authorized(self, send: Callable[[Token], RawResponse]) -> RawResponse:
+        """`send` with a token; on a 401, refresh and retry, then a new token and retry."""
         token = self._token()
-        raw = self._send(token, method, path, query, headers, payload, timeout)
+        raw = send(token)
         if raw.status != 401:
             return raw
         if token.refresh_token is not None:
             refreshed = self._refreshed(token)
             if refreshed is not None:
                 token = refreshed
-                raw = self._send(token, method, path, query, headers, payload, timeout)
+                raw = send(token)
                 if raw.status != 401:
                     return raw
-        token = self._replace_token(token)
-        return self._send(token, method, path, query, headers, payload, timeout)
+        return send(self._replace_token(token))
 
     # --- tokens ---------------------------------------------------------------------------
 

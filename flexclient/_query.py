@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
-import math
 import uuid
 from collections.abc import Mapping
 from urllib.parse import quote
 
 from flexclient._errors import ParameterError
 from flexclient._types import LatLng, LatLngBounds, Money
-from flexclient._wire import check_aware, iso_millis
+from flexclient._wire import check_aware, check_finite, iso_millis
 
 # encodeURIComponent leaves A-Z a-z 0-9 - _ . ! ~ * ' ( ) alone; the SDKs also keep commas.
 _SAFE = "!*'(),"
@@ -56,14 +55,12 @@ def _scalar(value: object, key: str) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ParameterError(key, f"{value!r} cannot be written (not a finite number)")
+        check_finite(value, key)
         return js_number(value)
     if isinstance(value, uuid.UUID):
         return str(value)
     if isinstance(value, decimal.Decimal):
-        if not value.is_finite():
-            raise ParameterError(key, f"{value!r} cannot be written (not a finite number)")
+        check_finite(value, key)
         return str(value)
     if isinstance(value, LatLng):
         return f"{js_number(value.lat)},{js_number(value.lng)}"

@@ -48,6 +48,12 @@ def check_aware(value: dt.datetime, path: str) -> None:
         )
 
 
+def check_finite(value: float | decimal.Decimal, path: str) -> None:
+    finite = value.is_finite() if isinstance(value, decimal.Decimal) else math.isfinite(value)
+    if not finite:
+        raise ParameterError(path, f"{value!r} cannot be written (not a finite number)")
+
+
 # --- encoding -------------------------------------------------------------------------------
 
 Leaf = Callable[[object, str], object]
@@ -58,8 +64,7 @@ def _walk(value: object, path: str, leaf: Leaf, key: Callable[[str], object]) ->
     if value is None or isinstance(value, str | bool | int):
         return value
     if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ParameterError(path, f"{value!r} cannot be written (not a finite number)")
+        check_finite(value, path)
         return value
     if isinstance(value, Mapping):
         out: dict[object, object] = {}
@@ -82,9 +87,10 @@ def _unsupported(value: object, path: str) -> ParameterError:
 
 
 def _transit_leaf(value: object, path: str) -> object:
-    if isinstance(value, uuid.UUID | decimal.Decimal):
-        if isinstance(value, decimal.Decimal) and not value.is_finite():
-            raise ParameterError(path, f"{value!r} cannot be written (not a finite number)")
+    if isinstance(value, decimal.Decimal):
+        check_finite(value, path)
+        return value
+    if isinstance(value, uuid.UUID):
         return value
     if isinstance(value, Money):
         return TaggedValue("mn", [value.amount, value.currency])
@@ -100,8 +106,7 @@ def _json_leaf(value: object, path: str) -> object:
     if isinstance(value, uuid.UUID):
         return str(value)
     if isinstance(value, decimal.Decimal):
-        if not value.is_finite():
-            raise ParameterError(path, f"{value!r} cannot be written (not a finite number)")
+        check_finite(value, path)
         # A string keeps every digit; a JSON number would pass through a float.
         return str(value)
     if isinstance(value, Money):
