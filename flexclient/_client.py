@@ -304,8 +304,9 @@ class BaseClient(ABC):
             raise AuthError(
                 200, "OK", reason=str(exc), request=f"POST /{self.version}/auth/token"
             ) from exc
-        if keep is not None and keep.extra:
-            token = Token(**{**token.__dict__, "extra": {**keep.extra, **token.extra}})
+        if keep is not None and keep.is_logged_in_as:
+            # A refreshed "login as" token is still one.
+            token = dataclasses.replace(token, is_logged_in_as=True)
         return token
 
     def _revoke(self) -> None:

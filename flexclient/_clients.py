@@ -6,6 +6,7 @@ Each is its API's endpoint groups (`flexclient._endpoints`) on the shared machin
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 from flexclient._client import BaseClient
@@ -68,7 +69,7 @@ class MarketplaceClient(MarketplaceEndpoints, BaseClient):
                 "code_verifier": code_verifier,
             }
         )
-        token = Token(**{**token.__dict__, "extra": {**token.extra, "is_logged_in_as": True}})
+        token = dataclasses.replace(token, is_logged_in_as=True)
         self.token_store.set(token)
         return token
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import mimetypes
 import os
+import stat
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -71,6 +72,7 @@ class _Source:
             raise ParameterError(
                 key, "give a file path, a pathlib.Path, bytes, or a binary file object"
             )
+        self.opened = False
         guessed = mimetypes.guess_type(self.filename)[0]
         self.content_type = guessed or "application/octet-stream"
 
@@ -83,8 +85,10 @@ class _Source:
     def _size(self) -> int:
         assert self.stream is not None
         try:
-            return os.fstat(self.stream.fileno()).st_size - (self.start or 0)
-        except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
+            st = os.fstat(self.stream.fileno())
+            if stat.S_ISREG(st.st_mode):  # a pipe or socket has no size to tell
+                return st.st_size - (self.start or 0)
+        except (OSError, AttributeError, ValueError):
             pass
         if self.start is not None:
             try:
@@ -96,14 +100,22 @@ class _Source:
         raise ParameterError(self.key, "the file object must be seekable or have a file size")
 
     def open(self) -> IO[bytes]:
+        """The bytes from the start: a path is opened anew, a stream rewound. A stream that
+        cannot seek is used as it is for the first attempt and refused for any other."""
         if self.data is not None:
             return io.BytesIO(self.data)
         if self.path is not None:
             return self.path.open("rb")
         assert self.stream is not None
-        if self.start is None:
-            raise ParameterError(self.key, "the file object cannot be rewound to send it again")
-        self.stream.seek(self.start)
+        if self.opened and self.start is None:
+            raise ParameterError(
+                self.key,
+                "the upload must be sent again (after a retry or a token refresh), "
+                "but the file object cannot be rewound; pass a path or a seekable file",
+            )
+        if self.opened:
+            self.stream.seek(self.start or 0)
+        self.opened = True
         return self.stream
 
 

@@ -22,8 +22,9 @@ log = logging.getLogger("flexclient")
 class Token:
     """A token response of the Authentication API.
 
-    `scope` is space separated (`"public-read"`, `"user"`, `"trusted:user"`, `"integ"`).
-    The access and refresh tokens are left out of `repr()`.
+    `scope` is space separated (`"public-read"`, `"user"`, `"trusted:user"`, `"integ"`);
+    `is_logged_in_as` marks a token an operator got by logging in as a user. The access and
+    refresh tokens are left out of `repr()`.
     """
 
     access_token: str = field(repr=False)
@@ -31,6 +32,7 @@ class Token:
     expires_in: int | None = None
     scope: str = ""
     refresh_token: str | None = field(default=None, repr=False)
+    is_logged_in_as: bool = False
     extra: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -44,6 +46,7 @@ class Token:
         if not isinstance(access, str) or not access:
             raise ValueError("the token response has no access_token")
         known = {"access_token", "token_type", "expires_in", "scope", "refresh_token"}
+        known.add("is_logged_in_as")
         expires = data.get("expires_in")
         refresh = data.get("refresh_token")
         return cls(
@@ -52,6 +55,7 @@ class Token:
             expires_in=expires if isinstance(expires, int) else None,
             scope=str(data.get("scope") or ""),
             refresh_token=refresh if isinstance(refresh, str) else None,
+            is_logged_in_as=data.get("is_logged_in_as") is True,
             extra={k: v for k, v in data.items() if k not in known},
         )
 
@@ -66,6 +70,8 @@ class Token:
             data["expires_in"] = self.expires_in
         if self.refresh_token is not None:
             data["refresh_token"] = self.refresh_token
+        if self.is_logged_in_as:
+            data["is_logged_in_as"] = True
         return data
 
 
@@ -133,6 +139,7 @@ class FileTokenStore:
             except FileNotFoundError:
                 return None
             if not text.strip():
+                log.warning("ignoring empty token file %s", self.path)
                 return None
             try:
                 data = json.loads(text)
@@ -165,19 +172,27 @@ class FileTokenStore:
 
 @dataclass(frozen=True)
 class AuthInfo:
-    """What the stored token allows: its scopes, whether it is anonymous, and whether it
-    was got by an operator logging in as a user."""
+    """What the stored token allows: its scopes, whether it is anonymous (only
+    `public-read`), and whether an operator got it by logging in as a user.
 
-    scopes: list[str]
-    is_anonymous: bool
+    With no token stored (before the first call, after logout) the info is empty: no scopes,
+    and neither anonymous nor logged in as; `has_token` is False.
+    """
+
+    scopes: list[str] = field(default_factory=list)
+    is_anonymous: bool = False
     is_logged_in_as: bool = False
+    has_token: bool = False
 
     @classmethod
     def of(cls, token: Token | None) -> AuthInfo:
         if token is None:
-            return cls(scopes=[], is_anonymous=True)
+            return cls()
+        # As the official SDKs: a token without a scope is anonymous if it cannot be refreshed.
+        anonymous = token.scope == "public-read" if token.scope else token.refresh_token is None
         return cls(
             scopes=token.scopes,
-            is_anonymous=token.scope == "public-read",
-            is_logged_in_as=bool(token.extra.get("is_logged_in_as", False)),
+            is_anonymous=anonymous,
+            is_logged_in_as=token.is_logged_in_as,
+            has_token=True,
         )

@@ -273,3 +273,246 @@ def test_file_store_round_trip_mode_and_corruption(
     store.remove()
     assert not path.exists()
     assert MemoryTokenStore().get() is None
+
+
+def test_login_as_uses_the_authorization_code_grant(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    mock.post(
+        f"{MP}/v1/auth/token",
+        [
+            {"json": token_json("user", "as-token", "as-refresh")},
+            {"json": token_json("user", "as2", "r2")},
+        ],
+    )
+    sdk.login_as(code="the-code", redirect_uri="https://op.example/cb", code_verifier="verifier")
+    assert token_requests(mock)[-1] == {
+        "client_id": "client-id",
+        "grant_type": "authorization_code",
+        "code": "the-code",
+        "redirect_uri": "https://op.example/cb",
+        "code_verifier": "verifier",
+    }
+    assert sdk.auth_info().is_logged_in_as
+    # A refreshed "login as" token is still one.
+    mock.get(QUERY, [UNAUTHORIZED, OK])
+    sdk.listings.query()
+    assert token_requests(mock)[-1]["grant_type"] == "refresh_token"
+    assert sdk.auth_info().is_logged_in_as
+
+
+def test_login_with_an_identity_provider(mock: requests_mock.Mocker) -> None:
+    sdk = MarketplaceClient(
+        "client-id", client_secret="client-secret", base_url=MP, retry_policy=NO_WAIT
+    )
+    mock.post(f"{MP}/v1/auth/auth_with_idp", json=token_json("user", "idp-token", "idp-refresh"))
+    sdk.login_with_idp(idp_id="facebook", idp_client_id="fb-app", idp_token="fb-token")
+    sent = mock.request_history[-1]
+    assert sent.path == "/v1/auth/auth_with_idp"
+    assert form(sent) == {
+        "client_id": "client-id",
+        "client_secret": "client-secret",
+        "idp_id": "facebook",
+        "idp_client_id": "fb-app",
+        "idp_token": "fb-token",
+    }
+    stored = sdk.token_store.get()
+    assert stored is not None and stored.access_token == "idp-token"
+
+
+def test_secret_needing_calls_say_so_without_a_secret(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    from flexclient import ParameterError
+
+    with pytest.raises(ParameterError, match="client secret"):
+        sdk.login_with_idp(idp_id="a", idp_client_id="b", idp_token="c")
+    sdk.token_store.set(Token(access_token="u", scope="user", refresh_token="r"))
+    with pytest.raises(ParameterError, match="client secret"):
+        sdk.exchange_token()
+    assert mock.call_count == 0
+
+
+def test_trusted_client_acts_with_the_trusted_token(mock: requests_mock.Mocker) -> None:
+    sdk = MarketplaceClient(
+        "client-id", client_secret="client-secret", base_url=MP, retry_policy=NO_WAIT
+    )
+    sdk.token_store.set(Token(access_token="user-token", scope="user", refresh_token="r"))
+    mock.post(f"{MP}/v1/auth/token", json=token_json("trusted:user", "trusted-token"))
+    mock.get(QUERY, **OK)
+    trusted = sdk.trusted_client()
+    trusted.listings.query()
+    assert mock.request_history[-1].headers["Authorization"] == "Bearer trusted-token"
+    assert trusted.auth_info().scopes == ["trusted:user"]
+    assert repr(trusted) == repr(sdk)
+
+
+def test_auth_info_without_a_token_is_empty(sdk: MarketplaceClient) -> None:
+    info = sdk.auth_info()
+    assert (info.scopes, info.is_anonymous, info.is_logged_in_as, info.has_token) == (
+        [],
+        False,
+        False,
+        False,
+    )
+    sdk.token_store.set(Token(access_token="a", scope=""))
+    assert (
+        sdk.auth_info().is_anonymous
+    )  # no scope and no refresh token, as the official SDK reads it
+
+
+def test_concurrent_401s_share_one_refresh(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    sdk.token_store.set(Token(access_token="old", scope="user", refresh_token="r1"))
+    mock.post(f"{MP}/v1/auth/token", json=token_json("user", "new", "r2"))
+
+    def answer(request: requests_mock.request._RequestObjectProxy, context: Any) -> bytes:
+        context.headers["Content-Type"] = TRANSIT_CT
+        if request.headers["Authorization"] == "Bearer old":
+            context.status_code = 401
+            return b'["^ ","~:errors",[]]'
+        return b'["^ ","~:data",[]]'
+
+    mock.get(QUERY, content=answer)
+    barrier = threading.Barrier(16)
+    results: list[int] = []
+
+    def call() -> None:
+        barrier.wait()
+        results.append(sdk.listings.query().status)
+
+    threads = [threading.Thread(target=call) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [200] * 16
+    assert [f["grant_type"] for f in token_requests(mock)] == ["refresh_token"]
+
+
+def test_an_upload_sent_again_after_a_401_is_the_same_whole_body(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient, tmp_path: Path
+) -> None:
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"\xff\xd8" + bytes(range(256)) * 400)
+    bodies: list[bytes] = []
+
+    def answer(request: requests_mock.request._RequestObjectProxy, context: Any) -> bytes:
+        bodies.append(request.body.read())
+        context.headers["Content-Type"] = TRANSIT_CT
+        if len(bodies) == 1:
+            context.status_code = 401
+            return b'["^ ","~:errors",[]]'
+        return b'["^ ","~:data",null]'
+
+    mock.post(f"{MP}/v1/api/images/upload", content=answer)
+    progress: list[int] = []
+    with photo.open("rb") as f:
+        sdk.images.upload(
+            {"image": f}, {}, {"on_upload_progress": lambda p: progress.append(p.loaded)}
+        )
+    assert len(bodies) == 2 and bodies[0] == bodies[1]
+    assert photo.read_bytes() in bodies[1]
+    assert b'filename="photo.jpg"\r\nContent-Type: image/jpeg' in bodies[0]
+
+
+def test_an_unrewindable_stream_is_refused_when_it_must_be_sent_again(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient, tmp_path: Path
+) -> None:
+    from flexclient import ParameterError
+
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(b"\x89PNG" + b"x" * 1000)
+
+    class OneWay:
+        """A file that can be read once, from where it stands, but not rewound."""
+
+        def __init__(self) -> None:
+            self.f = photo.open("rb")
+            self.name = str(photo)
+
+        def read(self, n: int = -1) -> bytes:
+            return self.f.read(n)
+
+        def fileno(self) -> int:
+            return self.f.fileno()
+
+        def tell(self) -> int:
+            raise OSError("not seekable")
+
+    mock.post(
+        f"{MP}/v1/api/images/upload",
+        [
+            {"status_code": 401, "json": {"errors": []}},
+            {"content": b'["^ ","~:data",null]', "headers": {"Content-Type": TRANSIT_CT}},
+        ],
+    )
+    with pytest.raises(ParameterError, match="cannot be rewound"):
+        sdk.images.upload({"image": OneWay()})
+    # The first attempt was sent whole.
+    mock.reset_mock()
+    mock.post(
+        f"{MP}/v1/api/images/upload",
+        content=b'["^ ","~:data",null]',
+        headers={"Content-Type": TRANSIT_CT},
+    )
+    assert sdk.images.upload({"image": OneWay()}).status == 200
+
+
+WRITER = """
+import sys
+from flexclient import FileTokenStore, Token
+store = FileTokenStore(sys.argv[1])
+for i in range(150):
+    token = f"{sys.argv[2]}-{i}-" + "x" * 2000
+    store.set(Token(access_token=token, scope="integ", refresh_token="r"))
+"""
+
+
+def test_file_store_shared_by_two_processes_never_shows_a_torn_token(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "token.json"
+    store = FileTokenStore(path)
+    store.set(Token(access_token="start", scope="integ"))
+    writers = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(path), name]) for name in ("a", "b")
+    ]
+    seen: set[str] = set()
+    while any(w.poll() is None for w in writers):
+        token = store.get()
+        assert token is not None
+        seen.add(token.access_token.split("-")[0])
+    assert [w.wait() for w in writers] == [0, 0]
+    assert "unreadable" not in caplog.text
+    final = store.get()
+    assert final is not None and final.access_token.split("-")[1] == "149"
+    assert seen <= {"start", "a", "b"} and len(seen) > 1
+    assert [p.name for p in tmp_path.iterdir()] == ["token.json"]  # no temporary files left
+
+
+def test_integration_401_refreshes_then_fetches_client_credentials(
+    mock: requests_mock.Mocker, integ: IntegrationClient
+) -> None:
+    url = f"{IG}/v1/integration_api/listings/query"
+    integ.token_store.set(Token(access_token="old", scope="integ", refresh_token="r1"))
+    mock.post(
+        f"{IG}/v1/auth/token",
+        [{"status_code": 401, "text": "expired"}, {"json": token_json("integ", "fresh", "r9")}],
+    )
+    mock.get(url, [UNAUTHORIZED, OK])
+    assert integ.listings.query().status == 200
+    assert token_requests(mock) == [
+        {"client_id": "client-id", "grant_type": "refresh_token", "refresh_token": "r1"},
+        {
+            "client_id": "client-id",
+            "client_secret": "client-secret",
+            "grant_type": "client_credentials",
+            "scope": "integ",
+        },
+    ]
+    assert mock.request_history[-1].headers["Authorization"] == "Bearer fresh"
