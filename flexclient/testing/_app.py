@@ -1,0 +1,265 @@
+"""The fake's HTTP protocol: routing, content negotiation, tokens, faults and rate limits.
+
+Routing and multipart parsing are werkzeug's. Every answer has the API's shape: envelopes in
+the negotiated format, errors as `{"errors": [...]}`, the Authentication API's as JSON.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import threading
+import time
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+
+from werkzeug.wrappers import Request, Response
+
+from flexclient._endpoint import Endpoint, GroupSlot
+from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
+from flexclient._errors import ParameterError
+from flexclient._wire import FORMATS, JSON, TRANSIT, WireDecodeError, WireFormat
+from flexclient.testing import _auth_api, _state
+from flexclient.testing._call import ApiFailure, Call
+from flexclient.testing._handlers import INTEGRATION, MARKETPLACE, Handler
+from flexclient.testing._render import Api
+
+_API_PATH = re.compile(r"/v1/(api|integration_api)/([a-z_]+/[a-z_]+)")
+_IMAGE_PATH = re.compile(r"/images/([0-9a-f-]{36})/([A-Za-z0-9_.-]+)")
+
+
+def _endpoint_kinds(endpoints: type) -> dict[str, str]:
+    """Endpoint path -> kind ("query", "command", "upload"), from the client's own table."""
+    kinds: dict[str, str] = {}
+    for slot in vars(endpoints).values():
+        if isinstance(slot, GroupSlot):
+            for ep in vars(slot.cls).values():
+                if isinstance(ep, Endpoint):
+                    kinds[ep.path] = ep.kind
+    return kinds
+
+
+KINDS: dict[Api, dict[str, str]] = {
+    "marketplace": _endpoint_kinds(MarketplaceEndpoints),
+    "integration": _endpoint_kinds(IntegrationEndpoints),
+}
+HANDLERS: dict[Api, dict[str, Handler]] = {"marketplace": MARKETPLACE, "integration": INTEGRATION}
+
+
+@dataclass
+class Fault:
+    """An injected answer (or delay) for requests to one path; used `times` times."""
+
+    path: str
+    status: int | None
+    body: bytes
+    content_type: str
+    delay: float
+    times: int
+
+
+class TokenBucket:
+    def __init__(self, capacity: float, per_second: float) -> None:
+        self.capacity, self.per_second = capacity, per_second
+        self.tokens, self.at = capacity, time.monotonic()
+        self.lock = threading.Lock()
+
+    def take(self) -> bool:
+        with self.lock:
+            now = time.monotonic()
+            self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.per_second)
+            self.at = now
+            if self.tokens < 1:
+                return False
+            self.tokens -= 1
+            return True
+
+
+@dataclass
+class RateLimits:
+    """Buckets of the dev environment's limits: queries about 1/s, commands 1 per 2 s."""
+
+    queries: TokenBucket = field(default_factory=lambda: TokenBucket(10, 1.0))
+    commands: TokenBucket = field(default_factory=lambda: TokenBucket(5, 0.5))
+
+
+def _negotiate(accept: str | None) -> WireFormat | None:
+    if not accept or "*/*" in accept:
+        return JSON
+    if "application/transit+json" in accept:
+        return TRANSIT
+    if "application/json" in accept:
+        return JSON
+    return None
+
+
+class FakeApp:
+    """The WSGI application behind `FakeMarketplace`."""
+
+    def __init__(
+        self, state: _state.State, clients: _auth_api.Clients, limits: RateLimits | None
+    ) -> None:
+        self.state = state
+        self.clients = clients
+        self.limits = limits
+        self.base_url = ""
+        self.faults: list[Fault] = []
+        self.requests: list[tuple[str, str]] = []
+        self._faults_lock = threading.Lock()
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        request = Request(environ)
+        response = self.respond(request)
+        # "400 Bad Request", as the API writes it (werkzeug would say "400 BAD REQUEST").
+        with contextlib.suppress(ValueError):
+            response.status = f"{response.status_code} {HTTPStatus(response.status_code).phrase}"
+        return response(environ, start_response)
+
+    def respond(self, request: Request) -> Response:
+        with self._faults_lock:
+            self.requests.append((request.method, request.path))
+            fault = next((f for f in self.faults if f.path == request.path and f.times > 0), None)
+            if fault is not None:
+                fault.times -= 1
+        if fault is not None:
+            if fault.delay:
+                time.sleep(fault.delay)
+            if fault.status is not None:
+                return Response(fault.body, fault.status, content_type=fault.content_type)
+        if request.path.startswith("/v1/auth/"):
+            return self.auth(request)
+        image = _IMAGE_PATH.fullmatch(request.path)
+        if image is not None:
+            return self.image(uuid.UUID(image[1]))
+        match = _API_PATH.fullmatch(request.path)
+        fmt = _negotiate(request.headers.get("Accept"))
+        if fmt is None:
+            failure = ApiFailure(400, "unsupported-content-type", "Accept JSON or Transit")
+            return self.encode(JSON, failure.status, failure.body())
+        if match is None:
+            return self.encode(fmt, 404, ApiFailure(404, "not-found", "No such path").body())
+        api: Api = "marketplace" if match[1] == "api" else "integration"
+        try:
+            return self.encode(fmt, 200, self.api_call(request, api, match[2]))
+        except ApiFailure as failure:
+            return self.encode(fmt, failure.status, failure.body())
+
+    # --- the Authentication API ----------------------------------------------------------------
+
+    def auth(self, request: Request) -> Response:
+        form = {k: request.form[k] for k in request.form}
+        action = request.path.removeprefix("/v1/auth/")
+        try:
+            with self.state.lock:
+                if action == "token":
+                    body = _auth_api.token(self.state, self.clients, form)
+                elif action == "auth_with_idp":
+                    body = _auth_api.auth_with_idp(self.state, self.clients, form)
+                elif action == "revoke":
+                    self.grant(request)
+                    body = _auth_api.revoke(self.state, form)
+                else:
+                    raise _auth_api.AuthFailure(404, "not_found", "No such path")
+        except _auth_api.AuthFailure as failure:
+            return Response(
+                json.dumps(failure.body()), failure.status, content_type="application/json"
+            )
+        except ApiFailure as failure:
+            return self.encode(JSON, failure.status, failure.body())
+        return Response(json.dumps(body), 200, content_type="application/json")
+
+    def grant(self, request: Request) -> _state.Grant:
+        header = request.headers.get("Authorization", "")
+        if not header.startswith("Bearer "):
+            raise ApiFailure(401, "auth-missing-access-token", "Missing access token")
+        grant = self.state.access_tokens.get(header.removeprefix("Bearer ").strip())
+        if grant is None or grant.expires_at < _state.now():
+            raise ApiFailure(401, "auth-invalid-access-token", "Invalid or expired access token")
+        return grant
+
+    # --- the APIs ------------------------------------------------------------------------------
+
+    def api_call(self, request: Request, api: Api, endpoint: str) -> dict[str, Any]:
+        kind = KINDS[api].get(endpoint)
+        if kind is None or request.method != ("GET" if kind == "query" else "POST"):
+            raise ApiFailure(404, "not-found", f"No endpoint {request.method} {request.path}")
+        grant = self.grant(request)
+        if (grant.scope == "integ") != (api == "integration"):
+            raise ApiFailure(403, "forbidden", f"A {grant.scope} token cannot call the {api} API")
+        if self.limits is not None:
+            bucket = self.limits.queries if kind == "query" else self.limits.commands
+            if not bucket.take():
+                raise ApiFailure(429, "too-many-requests", "Too many requests")
+        call = Call(
+            state=self.state,
+            api=api,
+            params={k: request.args[k] for k in request.args},
+            body={},
+            grant=grant,
+            base_url=self.base_url,
+            command=kind != "query",
+        )
+        if kind == "upload":
+            call.files = {
+                name: (f.filename or name, f.mimetype, f.read())
+                for name, f in request.files.items()
+            }
+            call.body = {k: request.form[k] for k in request.form}
+        elif kind == "command":
+            call.body = self.decode_body(request)
+        handler = HANDLERS[api].get(endpoint)
+        if handler is None:
+            raise ApiFailure(
+                501, "not-implemented", f"The fake marketplace does not implement {endpoint}"
+            )
+        with self.state.lock:
+            return handler(call)
+
+    def decode_body(self, request: Request) -> dict[str, Any]:
+        media = (request.mimetype or "").lower()
+        fmt = (
+            FORMATS["transit"]
+            if media == "application/transit+json"
+            else FORMATS["json"]
+            if media == "application/json"
+            else None
+        )
+        if fmt is None:
+            raise ApiFailure(400, "unsupported-content-type", f"Unsupported content type {media!r}")
+        raw = request.get_data()
+        try:
+            body = fmt.decode(raw) if raw else {}
+        except WireDecodeError as exc:
+            raise ApiFailure(400, "bad-request", f"The body is not valid {fmt.name}") from exc
+        if not isinstance(body, dict):
+            raise ApiFailure(400, "bad-request", "The body must be a map")
+        return body
+
+    def encode(self, fmt: WireFormat, status: int, body: dict[str, Any]) -> Response:
+        try:
+            payload = fmt.encode(body)
+        except ParameterError as exc:  # a bug in a handler, shown as the real API would
+            failure = ApiFailure(500, "internal-error", f"Cannot encode the answer: {exc}")
+            return Response(
+                json.dumps(
+                    {"errors": [{"status": 500, "code": failure.code, "title": failure.title}]}
+                ),
+                500,
+                content_type="application/json",
+            )
+        content_type = (
+            "application/transit+json;charset=UTF-8"
+            if fmt is TRANSIT
+            else "application/json;charset=UTF-8"
+        )
+        return Response(payload, status, content_type=content_type)
+
+    def image(self, image_id: uuid.UUID) -> Response:
+        image = self.state.images.get(image_id)
+        if image is None:
+            return Response(b"not found", 404, content_type="text/plain")
+        return Response(image.content, 200, content_type=image.content_type)

@@ -1,0 +1,160 @@
+"""`FakeMarketplace`: the fake served over real HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from types import TracebackType
+from typing import Any, Literal
+
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+
+from flexclient.testing import _state
+from flexclient.testing._app import FakeApp, Fault, RateLimits
+from flexclient.testing._auth_api import Clients
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        pass
+
+
+class FakeMarketplace:
+    """An in-memory stand-in for Sharetribe, served over HTTP on 127.0.0.1.
+
+    It speaks both APIs and the Authentication API, in Transit and JSON, with the API's
+    envelopes and errors. Endpoints it does not implement answer 501.
+
+    >>> with FakeMarketplace(seed="demo") as fake:  # doctest: +SKIP
+    ...     sdk = MarketplaceClient(fake.client_id, base_url=fake.url)
+    ...     sdk.listings.query({"perPage": 5})
+
+    Options: `port` (0 picks a free one), `seed` (`"demo"` for the demo data; see
+    `flexclient.testing.DEMO_USERS`), `token_ttl` (seconds an access token lives),
+    `rate_limits="dev"` (answer 429 past the dev environment's limits).
+    """
+
+    def __init__(
+        self,
+        *,
+        port: int = 0,
+        seed: Literal["demo"] | None = None,
+        token_ttl: float = 3600.0,
+        rate_limits: Literal["dev"] | None = None,
+    ) -> None:
+        self.client_id = str(uuid.UUID(int=0xC11E47))
+        self.client_secret = "fake-client-secret"
+        self.state = _state.State()
+        self.clients = Clients(self.client_id, self.client_secret, token_ttl)
+        self.app = FakeApp(self.state, self.clients, RateLimits() if rate_limits == "dev" else None)
+        self._port = port
+        self._server: BaseWSGIServer | None = None
+        self._thread: threading.Thread | None = None
+        if seed == "demo":
+            from flexclient.testing._seed import seed_demo
+
+            seed_demo(self.state)
+
+    def __repr__(self) -> str:
+        where = self.url if self._server is not None else "not started"
+        return f"FakeMarketplace({where})"
+
+    @property
+    def url(self) -> str:
+        if self._server is None:
+            raise RuntimeError("the fake marketplace is not started; use start() or `with`")
+        return f"http://127.0.0.1:{self._server.server_port}"
+
+    def start(self) -> FakeMarketplace:
+        if self._server is None:
+            self._server = make_server(
+                "127.0.0.1", self._port, self.app, threaded=True, request_handler=_QuietHandler
+            )
+            self.app.base_url = self.url
+            self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> FakeMarketplace:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # --- test controls -------------------------------------------------------------------------
+
+    def inject(
+        self,
+        path: str,
+        *,
+        status: int | None = None,
+        body: bytes | str | dict[str, Any] = b"",
+        content_type: str | None = None,
+        delay: float = 0.0,
+        times: int = 1,
+    ) -> None:
+        """Make the next `times` requests to `path` answer `status` with `body` (a dict is sent
+        as JSON), after waiting `delay` seconds; with no status, only the delay applies.
+
+        >>> fake.inject("/v1/api/listings/query", status=503, times=2)  # doctest: +SKIP
+        """
+        if isinstance(body, dict):
+            raw, kind = json.dumps(body).encode(), content_type or "application/json"
+        else:
+            raw = body.encode() if isinstance(body, str) else body
+            kind = content_type or "text/plain"
+        with self.app._faults_lock:
+            self.app.faults.append(Fault(path, status, raw, kind, delay, times))
+
+    @property
+    def requests(self) -> list[tuple[str, str]]:
+        """Every request received so far, as (method, path)."""
+        return list(self.app.requests)
+
+    def add_user(
+        self,
+        email: str,
+        password: str,
+        *,
+        first_name: str = "Test",
+        last_name: str = "User",
+        display_name: str | None = None,
+        **attributes: Any,
+    ) -> uuid.UUID:
+        """Add a user who can log in; returns the user's ID."""
+        user = _state.User(
+            uuid.uuid4(),
+            email.lower(),
+            password,
+            first_name,
+            last_name,
+            display_name or f"{first_name} {last_name[:1]}",
+            **attributes,
+        )
+        with self.state.lock:
+            self.state.users[user.id] = user
+        return user.id
+
+    def login_as_code(self, user_id: uuid.UUID) -> str:
+        """An authorization code for `login_as` of that user."""
+        code = uuid.uuid4().hex
+        with self.state.lock:
+            self.state.login_as_codes[code] = user_id
+        return code
+
+    def add_idp_token(self, idp_id: str, idp_token: str, user_id: uuid.UUID) -> None:
+        """Make `login_with_idp` with this identity-provider token log in as the user."""
+        with self.state.lock:
+            self.state.idp_tokens[(idp_id, idp_token)] = user_id
