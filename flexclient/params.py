@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Sequence
 from typing import Any, NotRequired, Required, TypedDict
 
 from flexclient._types import LatLng, LatLngBounds, Money
@@ -19,7 +20,7 @@ from flexclient._types import LatLng, LatLngBounds, Money
 Id = uuid.UUID | str
 """A resource ID: a `uuid.UUID` or its string."""
 
-Include = list[str] | str
+Include = Sequence[str] | str
 """Include paths: a list (`["author", "author.profileImage"]`) or a comma-joined string."""
 
 ExtendedData = dict[str, Any]
@@ -49,7 +50,7 @@ class ListingsQueryParams(PageOptions, total=False):
     custom keys.
     """
 
-    ids: list[Id] | Id
+    ids: Sequence[Id] | Id
     authorId: Id
     keywords: str
     origin: LatLng
@@ -62,7 +63,7 @@ class ListingsQueryParams(PageOptions, total=False):
     minDuration: int
     minStock: int
     stockMode: str
-    states: list[str] | str
+    states: Sequence[str] | str
     sort: str
     createdAtStart: dt.datetime
     createdAtEnd: dt.datetime
@@ -75,7 +76,7 @@ class _ListingFields(TypedDict, total=False):
     availabilityPlan: dict[str, Any]
     publicData: ExtendedData
     privateData: ExtendedData
-    images: list[Id]
+    images: Sequence[Id]
 
 
 class OwnListingCreateParams(_ListingFields, total=False):
@@ -154,7 +155,7 @@ class TransactionsQueryParams(PageOptions, total=False):
     """`transactions.query` (both APIs)."""
 
     only: str
-    lastTransitions: list[str] | str
+    lastTransitions: Sequence[str] | str
     createdAtStart: dt.datetime
     createdAtEnd: dt.datetime
     userId: Id
@@ -185,7 +186,7 @@ class EventsQueryParams(TypedDict, total=False):
 
     startAfterSequenceId: int
     createdAtStart: dt.datetime
-    eventTypes: list[str] | str
+    eventTypes: Sequence[str] | str
     resourceId: Id
     relatedResourceId: Id
     perPage: int

@@ -12,6 +12,8 @@ import requests_mock
 from flexclient import IntegrationClient, MarketplaceClient, RetryPolicy
 from flexclient._wire import TRANSIT
 
+pytest_plugins = ["flexclient.testing.pytest_plugin"]
+
 MP = "https://mp.test"
 IG = "https://ig.test"
 TRANSIT_CT = "application/transit+json;charset=UTF-8"

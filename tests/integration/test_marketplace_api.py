@@ -1,0 +1,251 @@
+"""The Marketplace API end to end: what a user of the official SDK would do, in both formats."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from pathlib import Path
+
+import pytest
+import requests
+
+from flexclient import (
+    BadRequestError,
+    ConflictError,
+    ForbiddenError,
+    LatLng,
+    LatLngBounds,
+    MarketplaceClient,
+    Money,
+    NotFoundError,
+)
+from flexclient.models import CurrentUser, Image, Listing, OwnListing, Transaction, User
+from flexclient.testing import DEMO_USERS, FakeMarketplace
+from flexclient.testing._seed import png
+
+AINO, AINO_PASS = DEMO_USERS[0][0], DEMO_USERS[0][1]
+
+
+def signup(sdk: MarketplaceClient, email: str = "new@example.com") -> CurrentUser:
+    res = sdk.current_user.create(
+        {"email": email, "password": "long-password", "firstName": "New", "lastName": "Person"},
+        {"expand": True},
+    )
+    sdk.login(username=email, password="long-password")
+    return res.data.data
+
+
+def test_marketplace_and_users_show(demo_sdk: MarketplaceClient) -> None:
+    assert demo_sdk.marketplace.show().data.data.attributes.name == "Fake Marketplace"
+    author = demo_sdk.listings.query({"perPage": 1, "include": ["author"]}).data.data[0].author
+    user = demo_sdk.users.show({"id": author.id, "include": ["profileImage"]}).data.data
+    assert (
+        isinstance(user, User)
+        and user.attributes.profile.display_name == author.attributes.profile.display_name
+    )
+    assert user.attributes.email is None  # private to the user
+    assert isinstance(user.profile_image, Image)
+
+
+def test_listings_query_includes_and_pagination(demo_sdk: MarketplaceClient) -> None:
+    res = demo_sdk.listings.query(
+        {"perPage": 100, "page": 3, "include": ["author", "images", "author.profileImage"]}
+    )
+    page = res.data
+    assert (page.meta.total_items, page.meta.total_pages, page.meta.page, page.meta.per_page) == (
+        250,
+        3,
+        3,
+        100,
+    )
+    assert page.meta.pagination_limit == 100
+    assert len(page.data) == 50
+    first = page.data[0]
+    assert isinstance(first, Listing) and first.attributes.created_at is not None
+    assert first.author.profile_image is not None
+    url = first.images[0].attributes.variants["square-small"].url
+    assert url is not None and requests.get(url, timeout=5).content.startswith(b"\x89PNG")
+
+
+def test_listings_query_filters(demo_sdk: MarketplaceClient) -> None:
+    road = demo_sdk.listings.query({"pub_category": "road"}).data
+    assert road.meta.total_items == 50 and all(
+        lst.attributes.public_data["category"] == "road" for lst in road.data
+    )
+    tagged = demo_sdk.listings.query({"pub_tags": "has_all:steel,red", "perPage": 100}).data.data
+    assert all({"steel", "red"} <= set(lst.attributes.public_data["tags"]) for lst in tagged)
+    cheap = demo_sdk.listings.query({"price": "5000,20000", "sort": "price"}).data.data
+    prices = [lst.attributes.price.amount for lst in cheap if lst.attributes.price]
+    assert prices == sorted(prices) and all(5000 <= p < 20000 for p in prices)
+    helsinki = LatLngBounds(ne=LatLng(60.3, 25.1), sw=LatLng(60.0, 24.8))
+    near = demo_sdk.listings.query({"bounds": helsinki}).data.data
+    assert near and all(
+        lst.attributes.geolocation and 60.0 <= lst.attributes.geolocation.lat <= 60.3
+        for lst in near
+    )
+    words = demo_sdk.listings.query({"keywords": "vintage kids"}).data.data
+    assert all("vintage" in (lst.attributes.title or "").lower() for lst in words)
+    ids = [lst.id for lst in near[:2]]
+    assert [lst.id for lst in demo_sdk.listings.query({"ids": ids}).data.data] == ids
+    author = near[0].relationships
+    assert author == {}  # nothing included, no relationships sent
+
+
+def test_sparse_fields_and_image_variants(demo_sdk: MarketplaceClient) -> None:
+    res = demo_sdk.listings.query(
+        {
+            "perPage": 1,
+            "include": ["images"],
+            "fields.listing": ["title"],
+            "fields.image": ["variants.my-variant"],
+            "imageVariant.my-variant": "w:320;h:640;fit:scale",
+        }
+    )
+    listing = res.data.data[0]
+    assert listing.attributes.title and listing.attributes.price is None
+    variants = listing.images[0].attributes.variants
+    assert list(variants) == ["my-variant"] and (
+        variants["my-variant"].width,
+        variants["my-variant"].height,
+    ) == (320, 640)
+
+
+def test_current_user_lifecycle(sdk: MarketplaceClient) -> None:
+    me = signup(sdk)
+    assert isinstance(me, CurrentUser) and me.attributes.email == "new@example.com"
+    updated = sdk.current_user.update_profile(
+        {"displayName": "Newbie", "publicData": {"age": 30}}, {"expand": True}
+    ).data.data
+    assert (
+        updated.attributes.profile.display_name == "Newbie"
+        and updated.attributes.profile.public_data == {"age": 30}
+    )
+    assert sdk.current_user.show().data.data.id == me.id
+    sdk.current_user.change_password(
+        {"currentPassword": "long-password", "newPassword": "even-longer-password"}
+    )
+    sdk.logout()
+    sdk.login(username="new@example.com", password="even-longer-password")
+    with pytest.raises(ConflictError) as taken:
+        signup(sdk)
+    assert taken.value.codes == ["email-taken"]
+
+
+def test_own_listing_lifecycle(sdk: MarketplaceClient, tmp_path: Path) -> None:
+    signup(sdk)
+    photo = tmp_path / "bike.png"
+    photo.write_bytes(png(30, 20, (200, 10, 10)))
+    loaded: list[int] = []
+    image = sdk.images.upload(
+        {"image": photo},
+        {"expand": True},
+        {"on_upload_progress": lambda p: loaded.append(p.loaded)},
+    ).data.data
+    assert isinstance(image, Image) and loaded and loaded == sorted(loaded)
+    draft = sdk.own_listings.create_draft(
+        {"title": "Draft bike", "price": Money(5000, "USD"), "images": [image.id]}, {"expand": True}
+    ).data.data
+    assert isinstance(draft, OwnListing) and draft.attributes.state == "draft"
+    published = sdk.own_listings.publish_draft({"id": draft.id}, {"expand": True}).data.data
+    assert published.attributes.state == "published"
+    minimal = sdk.own_listings.update(
+        {
+            "id": draft.id,
+            "title": "Fixed",
+            "geolocation": LatLng(60.2, 24.9),
+            "privateData": {"serial": "X1"},
+        }
+    )
+    assert (
+        minimal.data.data.id == draft.id and minimal.data.data.attributes.title is None
+    )  # no expand
+    sdk.own_listings.close({"id": draft.id})
+    with pytest.raises(ConflictError, match="listing-invalid-state"):
+        sdk.own_listings.close({"id": draft.id})
+    sdk.own_listings.open({"id": draft.id})
+    second = sdk.images.upload({"image": png(4, 4, (1, 2, 3))}, {"expand": True}).data.data
+    sdk.own_listings.add_image({"id": draft.id, "imageId": second.id})
+    shown = sdk.own_listings.show({"id": draft.id, "include": ["images"]}).data.data
+    assert shown.attributes.title == "Fixed" and shown.attributes.private_data == {"serial": "X1"}
+    assert [i.id for i in shown.images] == [image.id, second.id]
+    assert shown.attributes.geolocation == LatLng(60.2, 24.9)
+    assert [lst.id for lst in sdk.own_listings.query().data.data] == [draft.id]
+
+
+def test_upload_rejects_non_images(sdk: MarketplaceClient) -> None:
+    signup(sdk)
+    with pytest.raises(BadRequestError) as info:
+        sdk.images.upload({"image": b"%PDF-1.4 not an image"})
+    assert info.value.codes == ["image-invalid-content"]
+
+
+def test_availability_exceptions(sdk: MarketplaceClient) -> None:
+    signup(sdk)
+    listing = sdk.own_listings.create({"title": "Sauna"}).data.data
+    start = dt.datetime(2027, 1, 1, tzinfo=dt.UTC)
+    created = sdk.availability_exceptions.create(
+        {"listingId": listing.id, "start": start, "end": start + dt.timedelta(days=2), "seats": 0},
+        {"expand": True},
+    ).data.data
+    assert created.attributes.start == start and created.attributes.seats == 0
+    found = sdk.availability_exceptions.query(
+        {"listingId": listing.id, "start": start, "end": start + dt.timedelta(days=30)}
+    ).data.data
+    assert [e.id for e in found] == [created.id]
+    sdk.availability_exceptions.delete({"id": created.id})
+    assert (
+        sdk.availability_exceptions.query(
+            {"listingId": listing.id, "start": start, "end": start + dt.timedelta(days=30)}
+        ).data.data
+        == []
+    )
+
+
+def test_transaction_flow(fake_marketplace: FakeMarketplace, sdk: MarketplaceClient) -> None:
+    signup(sdk, "seller@example.com")
+    listing = sdk.own_listings.create({"title": "Bike", "price": Money(1500, "EUR")}).data.data
+    sdk.logout()
+    signup(sdk, "buyer@example.com")
+    tx = sdk.transactions.initiate(
+        {
+            "processAlias": "default-purchase/release-1",
+            "transition": "transition/request-payment",
+            "params": {"listingId": listing.id, "quantity": 2},
+        },
+        {"expand": True, "include": ["listing", "provider", "customer"]},
+    ).data.data
+    assert isinstance(tx, Transaction) and tx.attributes.payin_total == Money(3000, "EUR")
+    assert tx.listing.id == listing.id and tx.customer.attributes.profile.display_name == "New P"
+    line = tx.attributes.line_items[0]
+    assert line.unit_price == Money(1500, "EUR") and line.quantity == 2
+    moved = sdk.transactions.transition(
+        {"id": tx.id, "transition": "transition/confirm-payment"}, {"expand": True}
+    ).data.data
+    assert (
+        moved.attributes.last_transition == "transition/confirm-payment"
+        and len(moved.attributes.transitions) == 2
+    )
+    assert [t.id for t in sdk.transactions.query({"only": "order"}).data.data] == [tx.id]
+    assert (
+        sdk.transactions.show({"id": tx.id}).data.data.attributes.process_name == "default-purchase"
+    )
+
+
+def test_errors_of_the_api(demo_sdk: MarketplaceClient) -> None:
+    with pytest.raises(NotFoundError):
+        demo_sdk.listings.show({"id": uuid.uuid4()})
+    with pytest.raises(ForbiddenError):
+        demo_sdk.current_user.show()  # anonymous
+    with pytest.raises(BadRequestError) as bad:
+        demo_sdk.listings.query({"perPage": 101})
+    assert bad.value.codes == ["validation-invalid-value"]
+    assert bad.value.data.errors[0].source is not None and bad.value.data.errors[0].source.path == [
+        "query",
+        "perPage",
+    ]
+    with pytest.raises(BadRequestError) as unknown:
+        demo_sdk.listings.query({"colour": "red"})  # type: ignore[arg-type]
+    assert unknown.value.codes == ["validation-disallowed-key"] and "colour" in str(unknown.value)
+    with pytest.raises(BadRequestError) as no_id:
+        demo_sdk.listings.show({})  # type: ignore[arg-type]
+    assert no_id.value.codes == ["validation-missing-key"]

@@ -1,0 +1,178 @@
+"""The fake's protocol: tokens and their expiry, content negotiation, faults, limits, 501."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import requests
+
+from flexclient import (
+    ApiError,
+    AuthError,
+    IntegrationClient,
+    MarketplaceClient,
+    ParameterError,
+    RateLimitError,
+    ServerError,
+    Token,
+)
+from flexclient._wire import WireFormatName
+from flexclient.testing import FakeMarketplace
+from tests.conftest import NO_WAIT
+
+
+def test_expired_token_is_refreshed_and_the_call_retried(wire: WireFormatName) -> None:
+    with FakeMarketplace(token_ttl=0.5) as fake:
+        fake.add_user("a@example.com", "a-password")
+        sdk = MarketplaceClient(
+            fake.client_id, base_url=fake.url, wire_format=wire, retry_policy=NO_WAIT
+        )
+        sdk.login(username="a@example.com", password="a-password")
+        first = sdk.token_store.get()
+        time.sleep(0.6)
+        assert sdk.current_user.show().data.data.attributes.email == "a@example.com"
+        second = sdk.token_store.get()
+        assert (
+            first is not None and second is not None and second.access_token != first.access_token
+        )
+        paths = [p for _, p in fake.requests]
+        assert paths[-3:] == [
+            "/v1/api/current_user/show",
+            "/v1/auth/token",
+            "/v1/api/current_user/show",
+        ]
+
+
+def test_revoked_refresh_token_falls_back_to_anonymous(
+    fake_marketplace: FakeMarketplace, marketplace_client: MarketplaceClient
+) -> None:
+    marketplace_client.token_store.set(
+        Token(access_token="stale", scope="user", refresh_token="revoked")
+    )
+    res = marketplace_client.listings.query()
+    assert res.status == 200 and marketplace_client.auth_info().is_anonymous
+
+
+def test_grants(fake_marketplace: FakeMarketplace, marketplace_client: MarketplaceClient) -> None:
+    user = fake_marketplace.add_user("op@example.com", "op-password")
+    marketplace_client.login_as(
+        code=fake_marketplace.login_as_code(user), redirect_uri="https://x/cb", code_verifier="v"
+    )
+    assert marketplace_client.auth_info().is_logged_in_as
+    trusted = marketplace_client.exchange_token()
+    assert trusted.scopes == ["trusted:user"] and trusted.refresh_token is None
+    fake_marketplace.add_idp_token("google", "g-token", user)
+    marketplace_client.login_with_idp(idp_id="google", idp_client_id="g-app", idp_token="g-token")
+    assert marketplace_client.current_user.show().data.data.id == user
+    with pytest.raises(AuthError) as wrong:
+        marketplace_client.login(username="op@example.com", password="nope")
+    assert wrong.value.status == 401 and "invalid_grant" in wrong.value.body
+    bad_client = MarketplaceClient("not-the-client", base_url=fake_marketplace.url)
+    with pytest.raises(AuthError) as unknown:
+        bad_client.listings.query()
+    assert unknown.value.status == 401 and "invalid_client" in unknown.value.body
+    marketplace_client.logout()
+    assert marketplace_client.token_store.get() is None
+
+
+def test_integration_token_and_wrong_api(
+    fake_marketplace: FakeMarketplace, integration_client: IntegrationClient
+) -> None:
+    assert integration_client.marketplace.show().status == 200
+    assert integration_client.auth_info().scopes == ["integ"]
+    token = integration_client.token_store.get()
+    assert token is not None
+    raw = requests.get(
+        f"{fake_marketplace.url}/v1/api/marketplace/show",
+        headers={"Authorization": f"Bearer {token.access_token}"},
+        timeout=5,
+    )
+    assert raw.status_code == 403
+    bad = IntegrationClient(
+        fake_marketplace.client_id, "wrong-secret", base_url=fake_marketplace.url
+    )
+    with pytest.raises(AuthError):
+        bad.marketplace.show()
+
+
+def test_content_negotiation(
+    fake_marketplace: FakeMarketplace, marketplace_client: MarketplaceClient
+) -> None:
+    marketplace_client.marketplace.show()
+    token = marketplace_client.token_store.get()
+    assert token is not None
+    auth = {"Authorization": f"Bearer {token.access_token}"}
+    url = f"{fake_marketplace.url}/v1/api/marketplace/show"
+    transit = requests.get(url, headers={**auth, "Accept": "application/transit+json"}, timeout=5)
+    assert transit.headers["Content-Type"].startswith(
+        "application/transit+json"
+    ) and transit.text.startswith('["^ "')
+    plain = requests.get(url, headers={**auth, "Accept": "application/json"}, timeout=5)
+    assert plain.json()["data"]["type"] == "marketplace"
+    xml = requests.get(url, headers={**auth, "Accept": "application/xml"}, timeout=5)
+    assert xml.status_code == 400 and xml.json()["errors"][0]["code"] == "unsupported-content-type"
+    post = requests.post(
+        f"{fake_marketplace.url}/v1/api/own_listings/create",
+        data="title=x",
+        headers={**auth, "Content-Type": "application/x-www-form-urlencoded"},
+        timeout=5,
+    )
+    assert (
+        post.status_code == 400 and post.json()["errors"][0]["code"] == "unsupported-content-type"
+    )
+
+
+def test_unimplemented_endpoints_answer_501(marketplace_client: MarketplaceClient) -> None:
+    with pytest.raises(ServerError) as info:
+        marketplace_client.stripe_account.fetch()
+    assert info.value.status == 501 and info.value.codes == ["not-implemented"]
+
+
+def test_injected_faults(
+    fake_marketplace: FakeMarketplace, marketplace_client: MarketplaceClient
+) -> None:
+    path = "/v1/api/marketplace/show"
+    fake_marketplace.inject(
+        path, status=503, body="<html>maintenance</html>", content_type="text/html", times=1
+    )
+    assert marketplace_client.marketplace.show().retries == 1  # a query is retried after a 503
+    fake_marketplace.inject(
+        path,
+        status=500,
+        body={"errors": [{"status": 500, "code": "boom", "title": "Boom"}]},
+        times=3,
+    )
+    with pytest.raises(ServerError) as info:
+        marketplace_client.marketplace.show()
+    assert info.value.codes == ["boom"] and info.value.retries == 2
+    fake_marketplace.inject(path, delay=0.3)
+    started = time.monotonic()
+    marketplace_client.marketplace.show()
+    assert time.monotonic() - started >= 0.3
+
+
+def test_dev_rate_limits() -> None:
+    with FakeMarketplace(rate_limits="dev") as fake:
+        sdk = MarketplaceClient(fake.client_id, base_url=fake.url, max_retries=0)
+        with pytest.raises(RateLimitError) as info:
+            for _ in range(30):
+                sdk.marketplace.show()
+        assert info.value.codes == ["too-many-requests"]
+
+
+def test_the_fake_refuses_before_it_is_started() -> None:
+    fake = FakeMarketplace()
+    with pytest.raises(RuntimeError, match="not started"):
+        _ = fake.url
+    assert "not started" in repr(fake)
+
+
+def test_client_side_errors_still_come_first(
+    marketplace_client: MarketplaceClient, fake_marketplace: FakeMarketplace
+) -> None:
+    with pytest.raises(ParameterError):
+        marketplace_client.listings.query({"start": object()})  # type: ignore[arg-type]
+    assert fake_marketplace.requests == []
+    with pytest.raises(ApiError):
+        marketplace_client.listings.show({"id": "not-a-uuid"})
