@@ -72,7 +72,11 @@ class FakeMarketplace:
                 "127.0.0.1", self._port, self.app, threaded=True, request_handler=_QuietHandler
             )
             self.app.base_url = self.url
-            self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+            server = self._server
+            # A short poll interval makes stop() quick (the default waits up to 0.5 s).
+            self._thread = threading.Thread(
+                target=lambda: server.serve_forever(poll_interval=0.02), daemon=True
+            )
             self._thread.start()
         return self
 

@@ -1,0 +1,49 @@
+"""`python -m flexclient.testing serve`: run the fake marketplace until Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+from flexclient.testing._seed import DEMO_USERS
+from flexclient.testing._server import FakeMarketplace
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m flexclient.testing")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="serve the fake marketplace on 127.0.0.1")
+    serve.add_argument("--port", type=int, default=8765, help="port (0 picks a free one)")
+    serve.add_argument("--seed", choices=["demo", "none"], default="demo", help="initial data")
+    serve.add_argument("--token-ttl", type=float, default=3600.0, help="access token lifetime, s")
+    serve.add_argument("--rate-limits", choices=["dev", "none"], default="none")
+    args = parser.parse_args(argv)
+
+    fake = FakeMarketplace(
+        port=args.port,
+        seed="demo" if args.seed == "demo" else None,
+        token_ttl=args.token_ttl,
+        rate_limits="dev" if args.rate_limits == "dev" else None,
+    )
+    stop = threading.Event()
+    # Ctrl-C and SIGTERM end the wait below; the server then shuts down cleanly.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    with fake:
+        print(f"Fake marketplace at {fake.url}")
+        print(f"  client id:     {fake.client_id}")
+        print(f"  client secret: {fake.client_secret}")
+        if args.seed == "demo":
+            for email, password, *_ in DEMO_USERS:
+                print(f"  login:         {email} / {password}")
+        print("Ctrl-C stops it.", flush=True)
+        while not stop.wait(0.2):
+            pass
+    print("stopped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
