@@ -168,3 +168,26 @@ def test_every_change_appends_an_event(
         first_time is not None
         and len(integ.events.query({"createdAtStart": first_time}).data.data) == 3
     )
+
+
+def test_availability_exceptions_of_any_listing(
+    integ: IntegrationClient, seller: uuid.UUID
+) -> None:
+    listing = integ.listings.create({"title": "Cabin", "authorId": seller}).data.data
+    start = dt.datetime(2027, 6, 1, tzinfo=dt.UTC)
+    window = {"listingId": listing.id, "start": start, "end": start + dt.timedelta(days=7)}
+    made = integ.availability_exceptions.create(
+        {"listingId": listing.id, "start": start, "end": start + dt.timedelta(days=1), "seats": 2},
+        {"expand": True},
+    ).data.data
+    assert made.attributes.seats == 2
+    assert [e.id for e in integ.availability_exceptions.query(window).data.data] == [made.id]
+    integ.availability_exceptions.delete({"id": made.id})
+    assert integ.availability_exceptions.query(window).data.data == []
+    kinds = [
+        e.attributes.event_type
+        for e in integ.events.query(
+            {"eventTypes": ["availabilityException/created", "availabilityException/deleted"]}
+        ).data.data
+    ]
+    assert kinds == ["availabilityException/created", "availabilityException/deleted"]

@@ -249,3 +249,24 @@ def test_errors_of_the_api(demo_sdk: MarketplaceClient) -> None:
     with pytest.raises(BadRequestError) as no_id:
         demo_sdk.listings.show({})  # type: ignore[arg-type]
     assert no_id.value.codes == ["validation-missing-key"]
+
+
+def test_own_stock(sdk: MarketplaceClient) -> None:
+    signup(sdk)
+    listing = sdk.own_listings.create({"title": "Gloves"}).data.data
+    stock = sdk.stock.compare_and_set(
+        {"listingId": listing.id, "oldTotal": None, "newTotal": 3}, {"expand": True}
+    ).data.data
+    assert stock.attributes.quantity == 3
+    sdk.stock_adjustments.create({"listingId": listing.id, "quantity": 2})
+    now = dt.datetime.now(dt.UTC)
+    window = {
+        "listingId": listing.id,
+        "start": now - dt.timedelta(hours=1),
+        "end": now + dt.timedelta(hours=1),
+    }
+    assert [a.attributes.quantity for a in sdk.stock_adjustments.query(window).data.data] == [3, 2]
+    with pytest.raises(ConflictError):
+        sdk.stock_adjustments.create({"listingId": listing.id, "quantity": -10})
+    shown = sdk.own_listings.show({"id": listing.id, "include": ["currentStock"]}).data.data
+    assert shown.current_stock is not None and shown.current_stock.attributes.quantity == 5
