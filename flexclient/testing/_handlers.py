@@ -11,13 +11,14 @@ import math
 import struct
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from flexclient._types import Money
 from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, Call, forbidden, invalid, not_found
 
 Handler = Callable[[Call], dict[str, Any]]
+T = TypeVar("T")
 LISTING_FIELDS = (
     "title",
     "description",
@@ -98,19 +99,33 @@ def _matches_extended(value: Any, wanted: str) -> bool:
     return str(value) == wanted
 
 
-def _extended_filters(c: Call) -> list[tuple[str, str, str]]:
-    scopes = {
-        "pub_": "publicData",
-        "meta_": "metadata",
-        "priv_": "privateData",
-        "prot_": "protectedData",
-    }
-    out = []
+# Extended data: its query-filter prefix, its wire name, and the attribute that holds it.
+EXTENDED = (
+    ("pub_", "publicData", "public_data"),
+    ("prot_", "protectedData", "protected_data"),
+    ("priv_", "privateData", "private_data"),
+    ("meta_", "metadata", "metadata"),
+)
+
+
+def _filter_extended(c: Call, items: list[T]) -> list[T]:
+    """Keep the items whose extended data matches every `pub_*`, `meta_*`, ... parameter."""
     for key, wanted in c.params.items():
-        for prefix, scope in scopes.items():
+        for prefix, _wire, attr in EXTENDED:
             if key.startswith(prefix):
-                out.append((scope, key[len(prefix) :], wanted))
-    return out
+                if not all(hasattr(item, attr) for item in items):
+                    raise invalid("query", key, f"these resources have no {_wire}")
+                name = key[len(prefix) :]
+                items = [i for i in items if _matches_extended(getattr(i, attr).get(name), wanted)]
+    return items
+
+
+def _merge_extended(c: Call, target: object, names: tuple[str, ...]) -> None:
+    """Merge the body's extended data into `target`, key by key; a null value removes a key."""
+    for _prefix, wire, attr in EXTENDED:
+        if wire in names and wire in c.body:
+            merged = {**getattr(target, attr), **(c.b(wire, dict) or {})}
+            setattr(target, attr, {k: v for k, v in merged.items() if v is not None})
 
 
 def _image_dimensions(content: bytes) -> tuple[int, int]:
@@ -146,14 +161,7 @@ def users_query(c: Call) -> dict[str, Any]:
         for u in users
         if (start is None or u.created_at >= start) and (end is None or u.created_at < end)
     ]
-    for scope, key, wanted in _extended_filters(c):
-        field = {
-            "publicData": "public_data",
-            "metadata": "metadata",
-            "privateData": "private_data",
-            "protectedData": "protected_data",
-        }[scope]
-        users = [u for u in users if _matches_extended(getattr(u, field).get(key), wanted)]
+    users = _filter_extended(c, users)
     users.sort(
         key=lambda u: u.created_at, reverse=c.params.get("sort", "-createdAt").startswith("-")
     )
@@ -171,17 +179,7 @@ def _update_profile(c: Call, user: s.User, extra: tuple[str, ...] = ()) -> None:
     ):
         if wire in c.body:
             setattr(user, attr, c.b(wire, str) if wire != "bio" else c.body[wire])
-    for wire, attr in (
-        ("publicData", "public_data"),
-        ("protectedData", "protected_data"),
-        ("privateData", "private_data"),
-        ("metadata", "metadata"),
-    ):
-        if wire in c.body:
-            patch = c.b(wire, dict) or {}
-            # Extended data is merged key by key; a null value removes a key.
-            merged = {**getattr(user, attr), **patch}
-            setattr(user, attr, {k: v for k, v in merged.items() if v is not None})
+    _merge_extended(c, user, ("publicData", "protectedData", "privateData", "metadata"))
     if "profileImageId" in c.body:
         image_id = c.body["profileImageId"]
         if image_id is not None and uuid.UUID(str(image_id)) not in c.state.images:
@@ -326,15 +324,7 @@ def _query_listings(c: Call, listings: list[s.Listing], *, own: bool) -> dict[st
             for lst in result
             if all(w in f"{lst.title} {lst.description}".lower() for w in words)
         ]
-    for scope, key, wanted in _extended_filters(c):
-        attr = {
-            "publicData": "public_data",
-            "metadata": "metadata",
-            "privateData": "private_data",
-        }.get(scope)
-        if attr is None:
-            raise invalid("query", f"prot_{key}", "listings have no protected data")
-        result = [lst for lst in result if _matches_extended(getattr(lst, attr).get(key), wanted)]
+    result = _filter_extended(c, result)
     sort = c.params.get("sort", "-createdAt")
     field_name = sort.lstrip("-")
     if field_name not in ("createdAt", "price"):
@@ -391,14 +381,7 @@ def _write_listing(c: Call, listing: s.Listing) -> None:
         listing.price = c.b_money("price")
     if "availabilityPlan" in c.body:
         listing.availability_plan = c.b("availabilityPlan", dict)
-    for wire, attr in (
-        ("publicData", "public_data"),
-        ("privateData", "private_data"),
-        ("metadata", "metadata"),
-    ):
-        if wire in c.body:
-            merged = {**getattr(listing, attr), **(c.b(wire, dict) or {})}
-            setattr(listing, attr, {k: v for k, v in merged.items() if v is not None})
+    _merge_extended(c, listing, ("publicData", "privateData", "metadata"))
     if "images" in c.body:
         images = c.b("images", list) or []
         try:
@@ -749,8 +732,7 @@ def transactions_update_metadata(c: Call) -> dict[str, Any]:
     if tx is None:
         raise not_found("Transaction")
     before = c.snapshot("transaction", tx.id)
-    merged = {**tx.metadata, **(c.b("metadata", dict) or {})}
-    tx.metadata = {k: v for k, v in merged.items() if v is not None}
+    _merge_extended(c, tx, ("metadata",))
     c.emit("transaction/updated", "transaction", tx.id, before)
     return c.one(c.renderer.transaction(tx))
 
