@@ -8,6 +8,7 @@ call below goes through the real request encoding, authentication and response d
 
 from __future__ import annotations
 
+import io
 import json
 import uuid
 from collections.abc import Mapping
@@ -88,7 +89,7 @@ class CannedMarketplace(BaseAdapter):
         response = requests.Response()
         response.status_code = status
         response.headers["Content-Type"] = "application/json"
-        response._content = json.dumps(body).encode()
+        response.raw = io.BytesIO(json.dumps(body).encode())
         response.request = request
         response.url = request.url or ""
         return response

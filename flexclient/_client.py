@@ -33,6 +33,7 @@ from flexclient._multipart import multipart_factory
 from flexclient._query import write_query
 from flexclient._tokens import AuthInfo, MemoryTokenStore, Token, TokenStore
 from flexclient._transport import (
+    DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT,
     UPLOAD_TIMEOUT,
     Body,
@@ -78,6 +79,7 @@ def _api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str 
         reason=reason,
     )
     err.retries = raw.retries
+    err.retry_after = raw.retry_after
     return err
 
 
@@ -100,6 +102,7 @@ class BaseClient(ABC):
         version: str = "v1",
         session: requests.Session | None = None,
         retry_policy: RetryPolicy | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
         if not isinstance(client_id, str) or not client_id:
             raise ParameterError("client_id", "give the client ID of your application")
@@ -132,7 +135,13 @@ class BaseClient(ABC):
         policy = retry_policy or RetryPolicy()
         if max_retries is not None:
             policy = dataclasses.replace(policy, max_retries=max_retries)
-        self._transport = Transport(url, timeout=timeout, retry=policy, session=session)
+        self._transport = Transport(
+            url,
+            timeout=timeout,
+            retry=policy,
+            session=session,
+            max_response_bytes=max_response_bytes,
+        )
         self._token_lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -155,7 +164,7 @@ class BaseClient(ABC):
         body: Mapping[str, object] | None = None,
         opts: RequestOptions | None = None,
     ) -> Response[Envelope[Any]]:
-        """Send one endpoint call. The endpoint methods call this; so may you."""
+        """Send one endpoint call. The endpoint methods call this."""
         for name, value in (("query_params", query), ("body_params", body), ("opts", opts)):
             if value is not None and not isinstance(value, Mapping):
                 raise ParameterError(name, f"must be a mapping, not {type(value).__name__}")

@@ -166,9 +166,13 @@ class BoundQuery(Generic[P, D]):
     def __repr__(self) -> str:
         return f"<query {self._client.path_for(self.endpoint.path)}>"
 
-    def __call__(self, params: P | None = None, /) -> Response[Envelope[D]]:
-        """Send the query; `params` are the query parameters, keys as the API spells them."""
-        return self._client.call(self.endpoint, query=params)
+    def __call__(
+        self, params: P | None = None, /, *, timeout: float | tuple[float, float] | None = None
+    ) -> Response[Envelope[D]]:
+        """Send the query; `params` are the query parameters, keys as the API spells them.
+        `timeout` overrides the client's for this call (seconds, or (connect, read))."""
+        opts: RequestOptions = {} if timeout is None else {"timeout": timeout}
+        return self._client.call(self.endpoint, query=params, opts=opts)
 
 
 class BoundCommand(Generic[P, D]):

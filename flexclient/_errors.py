@@ -5,7 +5,8 @@
     ├── RelationshipNotIncludedError       a relationship the response did not include
     │     (LookupError)
     ├── RelationshipTypeError (TypeError)  a relationship holds another type than its model says
-    ├── TransportError (OSError)           no HTTP answer: connection refused, reset, timeout
+    ├── TransportError (OSError)           no HTTP answer: connection refused or reset, DNS
+    │   └── RequestTimeoutError            no answer in time (also a TimeoutError)
     └── ApiError                           the server answered, and not with a usable success
         ├── ClientError                    4xx
         │   ├── BadRequestError            400
@@ -19,11 +20,13 @@
         ├── ServerError                    5xx
         ├── AuthError                      a token request (login, refresh, ...) failed
         └── UnexpectedResponseError        a 2xx whose body is not a readable API envelope
+            └── ResponseTooLargeError      a body over the client's `max_response_bytes`
 
 An `ApiError` always carries the status, the status text, the response headers and the raw
-body text, and `data`, the parsed error envelope. When the body is not in the API's error
-shape (a plain-text 500, an HTML page from a proxy, truncated Transit), `data.errors` is empty
-and the raw body is still there in `body`.
+body text, and `data`, the parsed error envelope; `retries` counts the retries made before it
+and `retry_after` is the wait the server asked for, if it did (`Retry-After`). When the body is
+not in the API's error shape (a plain-text 500, an HTML page from a proxy, truncated
+Transit), `data.errors` is empty and the raw body is still there in `body`.
 """
 
 from __future__ import annotations
@@ -77,7 +80,27 @@ class RelationshipTypeError(FlexError, TypeError):
 
 
 class TransportError(FlexError, OSError):
-    """The request got no HTTP answer (connection refused or reset, DNS failure, timeout)."""
+    """The request got no (complete) HTTP answer: connection refused or reset, DNS failure,
+    a timeout. `never_connected` is True when the request certainly did not reach the server;
+    `retries` counts the retries made before giving up."""
+
+    def __init__(self, message: str, *, kind: str = "", never_connected: bool = False) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.never_connected = never_connected
+        self.retries = 0
+
+    @classmethod
+    def of(cls, request: str, exc: Exception, *, never_connected: bool) -> TransportError:
+        """The error for a failure of the HTTP library while sending `request`."""
+        kind = type(exc).__name__
+        timed_out = "Timeout" in kind or isinstance(exc, TimeoutError)
+        made = RequestTimeoutError if timed_out else TransportError
+        return made(f"{request}: {kind}: {exc}", kind=kind, never_connected=never_connected)
+
+
+class RequestTimeoutError(TransportError, TimeoutError):
+    """No answer within the timeout (connecting, or reading the answer)."""
 
 
 class ErrorSource(BaseModel):
@@ -146,6 +169,7 @@ class ApiError(FlexError):
         self.headers: Mapping[str, str] = headers if headers is not None else {}
         self.request = request
         self.retries = 0
+        self.retry_after: float | None = None
         super().__init__(self._message(reason))
 
     def _message(self, reason: str) -> str:
@@ -216,6 +240,10 @@ class AuthError(ApiError):
 
 class UnexpectedResponseError(ApiError):
     """A success status whose body is not a readable API envelope."""
+
+
+class ResponseTooLargeError(UnexpectedResponseError):
+    """The body was larger than the client's `max_response_bytes`; it was not read whole."""
 
 
 _BY_STATUS: dict[int, type[ApiError]] = {

@@ -3,7 +3,8 @@
 Retries follow one rule: a request is sent again only when doing so cannot repeat its effect.
 Queries (GET) are retried on connection errors, timeouts, 429 and 500/502/503/504; commands
 (POST) only when the connection was never made or the server answered 429 (refused before
-processing). Waits are full-jitter exponential backoff, honouring `Retry-After` up to a cap.
+processing). Waits are full-jitter exponential backoff, honouring `Retry-After` up to a cap,
+within a total time budget.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ import requests
 from requests.structures import CaseInsensitiveDict
 from urllib3.exceptions import NewConnectionError
 
-from flexclient._errors import TransportError
+from flexclient._errors import ResponseTooLargeError, TransportError
 
 log = logging.getLogger("flexclient")
 
 Timeout = float | tuple[float, float]
 DEFAULT_TIMEOUT: tuple[float, float] = (5.0, 30.0)
 UPLOAD_TIMEOUT: tuple[float, float] = (5.0, 300.0)
+DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
 
 _RETRY_STATUS_QUERY = frozenset({429, 500, 502, 503, 504})
 _RETRY_STATUS_COMMAND = frozenset({429})
@@ -37,16 +39,20 @@ _RETRY_STATUS_COMMAND = frozenset({429})
 class RetryPolicy:
     """How failed requests are retried.
 
-    `max_retries=0` disables retrying. `sleep` is the function that waits; tests replace it.
+    `max_retries` bounds the retries of one call (0 disables retrying) and `max_elapsed` the
+    seconds it may take in all, waits included. Waits are drawn from 0 to
+    `min(backoff_cap, backoff_base * 2**attempt)`; a `Retry-After` answer is waited for as
+    asked up to `retry_after_cap`, and not retried above it. `sleep` waits; tests replace it.
 
-    >>> RetryPolicy(max_retries=0).max_retries
-    0
+    >>> RetryPolicy(max_retries=5, max_elapsed=120).backoff_cap
+    8.0
     """
 
     max_retries: int = 2
     backoff_base: float = 0.5
     backoff_cap: float = 8.0
     retry_after_cap: float = 60.0
+    max_elapsed: float = 90.0
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
 
     def wait(self, attempt: int, retry_after: float | None) -> float:
@@ -70,6 +76,13 @@ def parse_retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def _phrase(status: int) -> str:
+    try:
+        return http.HTTPStatus(status).phrase
+    except ValueError:
+        return ""
+
+
 @dataclass(frozen=True)
 class RawResponse:
     """An HTTP answer, read whole: status, reason, headers, body bytes."""
@@ -80,6 +93,7 @@ class RawResponse:
     content: bytes
     request: str
     retries: int = 0
+    retry_after: float | None = None
 
     @property
     def text(self) -> str:
@@ -92,13 +106,6 @@ class Readable(Protocol):
 
 Body = bytes | Readable | None
 """A request body: bytes, or a file-like object that requests streams."""
-
-
-def _phrase(status: int) -> str:
-    try:
-        return http.HTTPStatus(status).phrase
-    except ValueError:
-        return ""
 
 
 def _never_connected(exc: requests.RequestException) -> bool:
@@ -119,11 +126,13 @@ class Transport:
         timeout: Timeout = DEFAULT_TIMEOUT,
         retry: RetryPolicy | None = None,
         session: requests.Session | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.retry = retry if retry is not None else RetryPolicy()
         self.session = session if session is not None else requests.Session()
+        self.max_response_bytes = max_response_bytes
 
     def __repr__(self) -> str:
         return f"Transport({self.base_url!r})"
@@ -143,46 +152,111 @@ class Transport:
         described = f"{method} {path}"
         idempotent = method in ("GET", "HEAD")
         retry_status = _RETRY_STATUS_QUERY if idempotent else _RETRY_STATUS_COMMAND
+        # Time spent: the attempts as measured, plus the waits as asked (so that the budget
+        # holds the same when tests replace `sleep`).
+        spent = 0.0
         attempt = 0
         while True:
             started = time.monotonic()
-            data = body() if callable(body) else body
             try:
-                resp = self.session.request(
-                    method,
-                    url,
-                    headers=dict(headers or {}),
-                    data=data,
-                    timeout=timeout if timeout is not None else self.timeout,
-                )
-            except requests.RequestException as exc:
-                never_connected = _never_connected(exc)
-                if attempt < self.retry.max_retries and (idempotent or never_connected):
-                    self._pause(described, attempt, None, type(exc).__name__)
+                raw = self._once(method, url, described, headers, body, timeout, attempt)
+            except TransportError as exc:
+                spent += time.monotonic() - started
+                exc.retries = attempt
+                retryable = idempotent or exc.never_connected
+                wait = self._retry(described, attempt, spent, None, exc.kind) if retryable else None
+                if wait is not None:
+                    spent += wait
                     attempt += 1
                     continue
-                raise TransportError(f"{described}: {type(exc).__name__}: {exc}") from exc
-            elapsed = time.monotonic() - started
-            log.debug(
-                "%s -> %s in %.3fs (retries %d)", described, resp.status_code, elapsed, attempt
-            )
-            if resp.status_code in retry_status and attempt < self.retry.max_retries:
-                retry_after = parse_retry_after(resp.headers.get("Retry-After"))
-                if retry_after is None or retry_after <= self.retry.retry_after_cap:
-                    resp.close()
-                    self._pause(described, attempt, retry_after, str(resp.status_code))
+                raise
+            spent += time.monotonic() - started
+            # Above the cap, the answer is returned at once: the caller sees its retry_after.
+            within_cap = raw.retry_after is None or raw.retry_after <= self.retry.retry_after_cap
+            if raw.status in retry_status and within_cap:
+                wait = self._retry(described, attempt, spent, raw.retry_after, str(raw.status))
+                if wait is not None:
+                    spent += wait
                     attempt += 1
                     continue
-            return RawResponse(
-                status=resp.status_code,
-                reason=resp.reason or _phrase(resp.status_code),
-                headers=resp.headers,
-                content=resp.content,
-                request=described,
-                retries=attempt,
-            )
+            return raw
 
-    def _pause(self, described: str, attempt: int, retry_after: float | None, why: str) -> None:
+    def _once(
+        self,
+        method: str,
+        url: str,
+        described: str,
+        headers: Mapping[str, str] | None,
+        body: Body | Callable[[], Body],
+        timeout: Timeout | None,
+        attempt: int,
+    ) -> RawResponse:
+        started = time.monotonic()
+        data = body() if callable(body) else body
+        try:
+            resp = self.session.request(
+                method,
+                url,
+                headers=dict(headers or {}),
+                data=data,
+                timeout=timeout if timeout is not None else self.timeout,
+                stream=True,
+            )
+        except requests.RequestException as exc:
+            never = _never_connected(exc)
+            raise TransportError.of(described, exc, never_connected=never) from exc
+        try:
+            content = self._read_body(resp, described)
+        except requests.RequestException as exc:  # reset or timed out mid-body
+            resp.close()
+            raise TransportError.of(described, exc, never_connected=False) from exc
+        log.debug(
+            "%s -> %s in %.3fs (retries %d)",
+            described,
+            resp.status_code,
+            time.monotonic() - started,
+            attempt,
+        )
+        return RawResponse(
+            status=resp.status_code,
+            reason=resp.reason or _phrase(resp.status_code),
+            headers=resp.headers,
+            content=content,
+            request=described,
+            retries=attempt,
+            retry_after=parse_retry_after(resp.headers.get("Retry-After")),
+        )
+
+    def _read_body(self, resp: requests.Response, described: str) -> bytes:
+        """The whole body, in chunks, refusing one larger than `max_response_bytes`."""
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in resp.iter_content(64 * 1024):
+            size += len(chunk)
+            chunks.append(chunk)
+            if size > self.max_response_bytes:
+                resp.close()  # the rest is never read; the connection is dropped
+                raise ResponseTooLargeError(
+                    resp.status_code,
+                    resp.reason or _phrase(resp.status_code),
+                    body=b"".join(chunks)[:500].decode("utf-8", errors="replace"),
+                    headers=resp.headers,
+                    request=described,
+                    reason=f"the body is larger than {self.max_response_bytes} bytes",
+                )
+        return b"".join(chunks)
+
+    def _retry(
+        self, described: str, attempt: int, spent: float, retry_after: float | None, why: str
+    ) -> float | None:
+        """Wait before another attempt and return the wait, if the retries and the time
+        budget allow one; None if not (the wait would not even be started)."""
+        if attempt >= self.retry.max_retries:
+            return None
         wait = self.retry.wait(attempt, retry_after)
+        if spent + wait > self.retry.max_elapsed:
+            log.debug("%s: %s, no retry within %.0fs", described, why, self.retry.max_elapsed)
+            return None
         log.debug("%s: %s, retry %d in %.2fs", described, why, attempt + 1, wait)
         self.retry.sleep(wait)
+        return wait

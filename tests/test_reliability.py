@@ -1,0 +1,292 @@
+"""Retries, timeouts and hostile answers: every call ends in a result or a typed error, in time."""
+
+from __future__ import annotations
+
+import contextlib
+import email.utils
+import logging
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import requests
+import requests_mock
+from hypothesis import given
+from hypothesis import strategies as st
+from requests.adapters import HTTPAdapter
+
+from flexclient import (
+    ApiError,
+    MarketplaceClient,
+    RateLimitError,
+    RequestTimeoutError,
+    ResponseTooLargeError,
+    RetryPolicy,
+    ServerError,
+    TransportError,
+    UnexpectedResponseError,
+)
+from flexclient.testing import FakeMarketplace
+from tests.conftest import MP, TRANSIT_CT
+
+QUERY = f"{MP}/v1/api/listings/query"
+CREATE = f"{MP}/v1/api/own_listings/create"
+OK: dict[str, Any] = {"content": b'["^ ","~:data",[]]', "headers": {"Content-Type": TRANSIT_CT}}
+
+
+class Sleeps:
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
+def client(sleeps: Sleeps, **policy: Any) -> MarketplaceClient:
+    return MarketplaceClient(
+        "client-id", base_url=MP, retry_policy=RetryPolicy(sleep=sleeps, **policy)
+    )
+
+
+def hits(m: requests_mock.Mocker, url: str) -> int:
+    return sum(1 for r in m.request_history if r.url.split("?")[0] == url)
+
+
+def test_queries_are_retried_on_server_errors(mock: requests_mock.Mocker) -> None:
+    sleeps = Sleeps()
+    mock.get(
+        QUERY,
+        [{"status_code": 503, "text": "busy"}, {"status_code": 502, "text": "bad gateway"}, OK],
+    )
+    res = client(sleeps).listings.query()
+    assert res.status == 200 and res.retries == 2 and len(sleeps.waits) == 2
+    assert 0 <= sleeps.waits[0] <= 0.5 and 0 <= sleeps.waits[1] <= 1.0  # full jitter, base 0.5
+
+
+def test_commands_are_not_retried_when_they_may_have_run(mock: requests_mock.Mocker) -> None:
+    mock.post(CREATE, [{"status_code": 503, "text": "busy"}, OK])
+    with pytest.raises(ServerError) as info:
+        client(Sleeps()).own_listings.create({"title": "x"})
+    assert info.value.retries == 0 and hits(mock, CREATE) == 1
+    mock.post(CREATE, exc=requests.exceptions.ConnectionError("connection reset by peer"))
+    sleeps = Sleeps()
+    with pytest.raises(TransportError):
+        client(sleeps).own_listings.create({"title": "x"})
+    assert hits(mock, CREATE) == 2 and sleeps.waits == []  # one more attempt, not retried
+
+
+def test_commands_are_retried_when_they_certainly_did_not_run(mock: requests_mock.Mocker) -> None:
+    mock.post(CREATE, [{"status_code": 429, "text": "slow down"}, OK])
+    assert client(Sleeps()).own_listings.create({"title": "x"}).retries == 1
+    mock.post(CREATE, [{"exc": requests.exceptions.ConnectTimeout("no connection")}, OK])
+    assert client(Sleeps()).own_listings.create({"title": "x"}).retries == 1
+
+
+def test_retry_after_in_seconds_and_as_a_date(mock: requests_mock.Mocker) -> None:
+    sleeps = Sleeps()
+    later = email.utils.formatdate(time.time() + 20, usegmt=True)
+    mock.get(
+        QUERY,
+        [
+            {"status_code": 429, "headers": {"Retry-After": "3"}},
+            {"status_code": 503, "headers": {"Retry-After": later}},
+            OK,
+        ],
+    )
+    client(sleeps).listings.query()
+    assert sleeps.waits[0] == 3 and 15 < sleeps.waits[1] <= 20
+
+
+def test_retry_after_above_the_cap_is_raised_at_once(mock: requests_mock.Mocker) -> None:
+    sleeps = Sleeps()
+    mock.get(
+        QUERY,
+        status_code=429,
+        headers={"Retry-After": "600"},
+        json={"errors": [{"status": 429, "code": "too-many-requests", "title": "Slow"}]},
+    )
+    with pytest.raises(RateLimitError) as info:
+        client(sleeps, retry_after_cap=30).listings.query()
+    assert info.value.retry_after == 600 and info.value.retries == 0 and sleeps.waits == []
+
+
+def test_no_retries_with_max_retries_zero(mock: requests_mock.Mocker) -> None:
+    mock.get(QUERY, status_code=503, text="busy")
+    sdk = MarketplaceClient("client-id", base_url=MP, max_retries=0)
+    with pytest.raises(ServerError) as info:
+        sdk.listings.query()
+    assert info.value.retries == 0 and hits(mock, QUERY) == 1
+
+
+def test_the_time_budget_stops_retrying(mock: requests_mock.Mocker) -> None:
+    sleeps = Sleeps()
+    mock.get(QUERY, status_code=503, headers={"Retry-After": "5"}, text="busy")
+    with pytest.raises(ServerError) as info:
+        client(sleeps, max_retries=10, max_elapsed=12).listings.query()
+    assert sleeps.waits == [5, 5] and info.value.retries == 2
+
+
+@given(st.integers(0, 20), st.floats(0.01, 5), st.floats(0.1, 60))
+def test_backoff_is_full_jitter_within_the_cap(attempt: int, base: float, cap: float) -> None:
+    wait = RetryPolicy(backoff_base=base, backoff_cap=cap).wait(attempt, None)
+    assert 0 <= wait <= min(cap, base * 2**attempt)
+
+
+# --- real sockets ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def raw_server() -> Iterator[tuple[str, list[bytes], list[int]]]:
+    """A loopback TCP server whose answer to each connection is the next script item:
+    bytes to send before closing, or b"" to accept and never answer."""
+    script: list[bytes] = []
+    connections: list[int] = []
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.1)
+    stop = threading.Event()
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            connections.append(1)
+            conn.settimeout(1)
+            with contextlib.suppress(OSError):
+                conn.recv(65536)
+            answer = script.pop(0) if script else b""
+            if answer:
+                conn.sendall(answer)
+                conn.close()
+            else:
+                held.append(conn)  # accepted, never answered
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}", script, connections
+    stop.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+def raw_client(url: str, **kwargs: Any) -> MarketplaceClient:
+    from flexclient import Token
+
+    sdk = MarketplaceClient(
+        "client-id", base_url=url, retry_policy=RetryPolicy(sleep=lambda _: None), **kwargs
+    )
+    sdk.token_store.set(Token(access_token="t", scope="public-read"))
+    return sdk
+
+
+def test_a_server_that_never_answers_times_out(
+    raw_server: tuple[str, list[bytes], list[int]],
+) -> None:
+    url, _, connections = raw_server
+    sdk = raw_client(url, timeout=(1, 0.3), max_retries=1)
+    started = time.monotonic()
+    with pytest.raises(RequestTimeoutError) as info:
+        sdk.listings.query()
+    assert isinstance(info.value, TimeoutError) and info.value.retries == 1
+    assert time.monotonic() - started < 3 and len(connections) == 2
+
+
+def test_a_connection_reset_mid_body_is_a_transport_error(
+    raw_server: tuple[str, list[bytes], list[int]],
+) -> None:
+    url, script, connections = raw_server
+    cut = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n"
+        + b'{"data": ['
+    )
+    script.extend([cut, cut])
+    with pytest.raises(TransportError) as info:
+        raw_client(url, max_retries=1).listings.query()
+    assert info.value.retries == 1 and len(connections) == 2
+
+
+def test_a_body_over_the_limit_is_refused(raw_server: tuple[str, list[bytes], list[int]]) -> None:
+    url, script, _ = raw_server
+    body = b'{"data": [' + b'{"id": "x"},' * 20000 + b"]}"
+    script.append(
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+        % len(body)
+        + body
+    )
+    with pytest.raises(ResponseTooLargeError) as info:
+        raw_client(url, max_response_bytes=64 * 1024).listings.query()
+    assert isinstance(info.value, UnexpectedResponseError) and info.value.status == 200
+    assert info.value.body.startswith('{"data": [')
+
+
+def test_per_call_timeouts(
+    fake_marketplace: FakeMarketplace, marketplace_client: MarketplaceClient
+) -> None:
+    marketplace_client.marketplace.show()  # the token first
+    fake_marketplace.inject("/v1/api/listings/query", delay=1.0, times=5)
+    sdk = MarketplaceClient(
+        fake_marketplace.client_id,
+        base_url=fake_marketplace.url,
+        max_retries=0,
+        token_store=marketplace_client.token_store,
+    )
+    with pytest.raises(RequestTimeoutError):
+        sdk.listings.query({}, timeout=0.2)
+    fake_marketplace.inject("/v1/api/current_user/create", delay=1.0)
+    with pytest.raises(RequestTimeoutError):
+        sdk.current_user.create(
+            {"email": "a@b.c", "password": "p" * 8, "firstName": "a", "lastName": "b"},
+            {},
+            {"timeout": (1, 0.2)},
+        )
+
+
+def test_connections_go_back_to_a_pool_of_one(fake_marketplace: FakeMarketplace) -> None:
+    session = requests.Session()
+    session.mount("http://", HTTPAdapter(pool_connections=1, pool_maxsize=1, pool_block=True))
+    sdk = MarketplaceClient(
+        fake_marketplace.client_id,
+        base_url=fake_marketplace.url,
+        session=session,
+        max_retries=0,
+        timeout=(2, 2),
+    )
+    path = "/v1/api/marketplace/show"
+    faults: list[dict[str, Any]] = [
+        {"status": 502, "body": "<html>proxy</html>", "content_type": "text/html"},
+        {"status": 200, "body": '["^ ","~:data"', "content_type": "application/transit+json"},
+        {"status": 200, "body": "[1, 2]", "content_type": "application/json"},
+        {"status": 200, "body": "<html>login</html>", "content_type": "text/html"},
+        {"status": 404, "body": "not json at all", "content_type": "application/json"},
+    ]
+    for fault in faults:
+        fake_marketplace.inject(path, **fault)
+        with pytest.raises(ApiError):
+            sdk.marketplace.show()
+        assert sdk.marketplace.show().status == 200  # the one connection is free again
+
+
+def test_debug_log_of_each_request(
+    caplog: pytest.LogCaptureFixture, mock: requests_mock.Mocker
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="flexclient")
+    mock.get(QUERY, [{"status_code": 503, "text": "busy"}, OK])
+    client(Sleeps()).listings.query({"perPage": 1})
+    lines = [r.getMessage() for r in caplog.records if r.name == "flexclient"]
+    assert any(
+        line.startswith("GET /v1/api/listings/query -> 503 in ") and line.endswith("(retries 0)")
+        for line in lines
+    )
+    assert any(
+        line.startswith("GET /v1/api/listings/query -> 200 in ") and line.endswith("(retries 1)")
+        for line in lines
+    )
+    assert any("503, retry 1 in" in line for line in lines)
+    assert "anon-token" not in caplog.text
