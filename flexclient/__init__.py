@@ -5,6 +5,7 @@
 >>> res = sdk.listings.query({"perPage": 5, "include": ["author"]})  # doctest: +SKIP
 """
 
+from flexclient._client import ClientOptions
 from flexclient._clients import IntegrationClient, MarketplaceClient
 from flexclient._endpoint import RequestOptions, Response
 from flexclient._errors import (
@@ -32,6 +33,7 @@ from flexclient._errors import (
     UnauthorizedError,
     UnexpectedResponseError,
 )
+from flexclient._limits import Bucket, RateLimits
 from flexclient._multipart import UploadProgress
 from flexclient._query import object_query
 from flexclient._tokens import AuthInfo, FileTokenStore, MemoryTokenStore, Token, TokenStore
@@ -46,7 +48,9 @@ __all__ = [
     "AuthError",
     "AuthInfo",
     "BadRequestError",
+    "Bucket",
     "ClientError",
+    "ClientOptions",
     "ConflictError",
     "Envelope",
     "ErrorEnvelope",
@@ -67,6 +71,7 @@ __all__ = [
     "PayloadTooLargeError",
     "PaymentRequiredError",
     "RateLimitError",
+    "RateLimits",
     "RelationshipNotIncludedError",
     "RelationshipTypeError",
     "RequestOptions",

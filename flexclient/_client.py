@@ -15,7 +15,7 @@ import json
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, get_args
+from typing import Any, ClassVar, TypedDict, get_args
 from urllib.parse import urlencode, urlsplit
 
 import requests
@@ -29,6 +29,7 @@ from flexclient._errors import (
     UnexpectedResponseError,
     error_class_for,
 )
+from flexclient._limits import Limiter, PresetName, RateLimits
 from flexclient._multipart import multipart_factory
 from flexclient._query import write_query
 from flexclient._tokens import AuthInfo, MemoryTokenStore, Token, TokenStore
@@ -83,6 +84,22 @@ def _api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str 
     return err
 
 
+class ClientOptions(TypedDict, total=False):
+    """The keyword options both clients take (see docs/usage.md)."""
+
+    base_url: str
+    token_store: TokenStore
+    timeout: Timeout
+    max_retries: int
+    retry_policy: RetryPolicy
+    wire_format: WireFormatName
+    version: str
+    session: requests.Session
+    max_response_bytes: int
+    rate_limits: PresetName | RateLimits | None
+    max_connections: int | None
+
+
 class BaseClient(ABC):
     """The machinery of `MarketplaceClient` and `IntegrationClient`."""
 
@@ -103,6 +120,8 @@ class BaseClient(ABC):
         session: requests.Session | None = None,
         retry_policy: RetryPolicy | None = None,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        rate_limits: PresetName | RateLimits | None = None,
+        max_connections: int | None = None,
     ) -> None:
         if not isinstance(client_id, str) or not client_id:
             raise ParameterError("client_id", "give the client ID of your application")
@@ -135,12 +154,22 @@ class BaseClient(ABC):
         policy = retry_policy or RetryPolicy()
         if max_retries is not None:
             policy = dataclasses.replace(policy, max_retries=max_retries)
+        if isinstance(rate_limits, str):
+            if rate_limits not in ("dev", "prod"):
+                raise ParameterError("rate_limits", "'dev', 'prod', a RateLimits, or None")
+            rate_limits = RateLimits.preset(rate_limits)
+        if max_connections is not None and (
+            not isinstance(max_connections, int) or max_connections < 1
+        ):
+            raise ParameterError("max_connections", "a whole number, 1 or more, or None")
         self._transport = Transport(
             url,
             timeout=timeout,
             retry=policy,
             session=session,
             max_response_bytes=max_response_bytes,
+            limiter=Limiter(rate_limits) if rate_limits is not None else None,
+            max_connections=max_connections,
         )
         self._token_lock = threading.Lock()
 

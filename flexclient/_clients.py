@@ -7,9 +7,9 @@ Each is its API's endpoint groups (`flexclient._endpoints`) on the shared machin
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar
+from typing import ClassVar, Unpack
 
-from flexclient._client import BaseClient
+from flexclient._client import BaseClient, ClientOptions
 from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
 from flexclient._errors import AuthError, ParameterError
 from flexclient._tokens import MemoryTokenStore, Token
@@ -23,13 +23,17 @@ class MarketplaceClient(MarketplaceEndpoints, BaseClient):
 
     Options (all keywords): `client_secret` (for trusted tokens and identity providers),
     `base_url`, `token_store`, `timeout` (seconds, or a (connect, read) pair), `max_retries`,
-    `wire_format` (`"transit"`, the default, or `"json"`), `version`, `session`.
+    `retry_policy`, `wire_format` (`"transit"`, the default, or `"json"`), `version`,
+    `session`, `rate_limits` (`"dev"`, `"prod"` or a `RateLimits`), `max_connections`,
+    `max_response_bytes`; see docs/usage.md.
     """
 
     api_segment: ClassVar[str] = "api"
     default_base_url: ClassVar[str] = "https://flex-api.sharetribe.com"
 
-    def __init__(self, client_id: str, *, client_secret: str | None = None, **options: Any) -> None:
+    def __init__(
+        self, client_id: str, *, client_secret: str | None = None, **options: Unpack[ClientOptions]
+    ) -> None:
         super().__init__(client_id, client_secret, **options)
 
     def _default_grant(self) -> dict[str, str]:
@@ -137,9 +141,13 @@ class IntegrationClient(IntegrationEndpoints, BaseClient):
     api_segment: ClassVar[str] = "integration_api"
     default_base_url: ClassVar[str] = "https://flex-integ-api.sharetribe.com"
 
-    def __init__(self, client_id: str, client_secret: str, **options: Any) -> None:
+    def __init__(
+        self, client_id: str, client_secret: str, **options: Unpack[ClientOptions]
+    ) -> None:
         if not isinstance(client_secret, str) or not client_secret:
             raise ParameterError("client_secret", "the Integration API needs the client secret")
+        # The Integration API limits concurrent requests; the official SDK keeps at most 10.
+        options.setdefault("max_connections", 10)
         super().__init__(client_id, client_secret, **options)
 
     def _default_grant(self) -> dict[str, str]:

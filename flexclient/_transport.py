@@ -13,16 +13,19 @@ import email.utils
 import http
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import requests
+import requests.adapters
 from requests.structures import CaseInsensitiveDict
 from urllib3.exceptions import NewConnectionError
 
 from flexclient._errors import ResponseTooLargeError, TransportError
+from flexclient._limits import Limiter
 
 log = logging.getLogger("flexclient")
 
@@ -127,12 +130,24 @@ class Transport:
         retry: RetryPolicy | None = None,
         session: requests.Session | None = None,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        limiter: Limiter | None = None,
+        max_connections: int | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.retry = retry if retry is not None else RetryPolicy()
-        self.session = session if session is not None else requests.Session()
         self.max_response_bytes = max_response_bytes
+        self.limiter = limiter
+        self.max_connections = max_connections
+        if session is None:
+            session = requests.Session()
+            if max_connections is not None:
+                # Enough pooled connections that none is opened and dropped needlessly.
+                adapter = requests.adapters.HTTPAdapter(pool_maxsize=max_connections)
+                session.mount("https://", adapter)
+                session.mount("http://", adapter)
+        self.session = session
+        self._slots = threading.BoundedSemaphore(max_connections) if max_connections else None
 
     def __repr__(self) -> str:
         return f"Transport({self.base_url!r})"
@@ -182,6 +197,25 @@ class Transport:
             return raw
 
     def _once(
+        self,
+        method: str,
+        url: str,
+        described: str,
+        headers: Mapping[str, str] | None,
+        body: Body | Callable[[], Body],
+        timeout: Timeout | None,
+        attempt: int,
+    ) -> RawResponse:
+        if self.limiter is not None:
+            waited = self.limiter.take(method)
+            if waited:
+                log.debug("%s: waited %.2fs for the client-side rate limit", described, waited)
+        if self._slots is None:
+            return self._exchange(method, url, described, headers, body, timeout, attempt)
+        with self._slots:  # at most max_connections requests under way at once
+            return self._exchange(method, url, described, headers, body, timeout, attempt)
+
+    def _exchange(
         self,
         method: str,
         url: str,

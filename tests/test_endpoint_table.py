@@ -15,6 +15,7 @@ import requests_mock
 from flexclient import IntegrationClient, LatLng, MarketplaceClient, Money
 from flexclient._client import BaseClient
 from flexclient._endpoint import BoundCommand, BoundQuery, Endpoint, Group
+from flexclient._wire import WireFormatName
 from tests.conftest import IG, MP, NO_WAIT, answer
 
 TSV = Path(__file__).parents[2] / "shared" / "api" / "endpoints.tsv"
@@ -25,7 +26,7 @@ WHEN = dt.datetime(2018, 3, 23, 8, 40, 24, 443000, tzinfo=dt.UTC)
 pytestmark = pytest.mark.skipif(not ROWS, reason="shared/api/endpoints.tsv is not beside the repo")
 
 
-def make(api: str, wire: str) -> BaseClient:
+def make(api: str, wire: WireFormatName) -> BaseClient:
     if api == "marketplace":
         return MarketplaceClient("client-id", base_url=MP, wire_format=wire, retry_policy=NO_WAIT)
     return IntegrationClient(
@@ -60,7 +61,9 @@ def test_the_table_has_exactly_the_endpoints_of_the_api(api: str, cls: type[Base
 
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r['api']}:{r['python_method']}" for r in ROWS])
 @pytest.mark.parametrize("wire", ["transit", "json"])
-def test_each_endpoint_sends_its_method_path_query_and_body(row: dict[str, str], wire: str) -> None:
+def test_each_endpoint_sends_its_method_path_query_and_body(
+    row: dict[str, str], wire: WireFormatName
+) -> None:
     client = make(row["api"], wire)
     method = bound(client, row["python_method"])
     base = MP if row["api"] == "marketplace" else IG

@@ -9,14 +9,14 @@ import pytest
 import requests_mock
 
 from flexclient import LatLng, MarketplaceClient, Money, Resource
-from flexclient._wire import FORMATS
+from flexclient._wire import FORMATS, WireFormatName
 from flexclient.models import Event, Image, Listing, OwnListing, Transaction, User
 from flexclient.models._envelope import Envelope, build_envelope
 from tests import sample
 from tests.conftest import MP, NO_WAIT
 
 
-def fetch(wire: str, body: dict[str, object] | None = None) -> Envelope[list[Listing]]:
+def fetch(wire: WireFormatName, body: dict[str, object] | None = None) -> Envelope[list[Listing]]:
     client = MarketplaceClient("client-id", base_url=MP, wire_format=wire, retry_policy=NO_WAIT)
     content_type = "application/transit+json" if wire == "transit" else "application/json"
     with requests_mock.Mocker() as m:

@@ -1,0 +1,99 @@
+"""Client-side rate limits: token buckets for queries and for commands.
+
+The presets are those of the official Integration SDK: a bucket starts with some tokens, gains
+a few every interval up to a maximum, and each request (each attempt, retries included) takes
+one, waiting for it when the bucket is empty.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+PresetName = Literal["dev", "prod"]
+
+
+@dataclass(frozen=True)
+class Bucket:
+    """A token bucket: `initial` tokens, `refill` more every `interval` seconds, at most `maximum`.
+
+    >>> Bucket(initial=100, refill=1, interval=1.0, maximum=200).maximum
+    200
+    """
+
+    initial: float
+    refill: float
+    interval: float
+    maximum: float
+
+
+class TokenBucket:
+    """A thread-safe token bucket; `take()` waits for a token."""
+
+    def __init__(
+        self,
+        spec: Bucket,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.spec = spec
+        self._clock, self._sleep = clock, sleep
+        self._tokens = spec.initial
+        self._at = clock()
+        self._lock = threading.Lock()
+
+    def _fill(self, now: float) -> None:
+        intervals = int((now - self._at) / self.spec.interval)
+        if intervals:
+            self._tokens = min(self.spec.maximum, self._tokens + intervals * self.spec.refill)
+            self._at += intervals * self.spec.interval
+
+    def take(self) -> float:
+        """Take one token, waiting as long as needed; returns the seconds waited."""
+        waited = 0.0
+        while True:
+            with self._lock:
+                now = self._clock()
+                self._fill(now)
+                if self._tokens >= 1:
+                    self._tokens -= 1
+                    return waited
+                wait = self._at + self.spec.interval - now
+            self._sleep(wait)
+            waited += wait
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """The two buckets of a client: one for queries (GET), one for commands (POST).
+
+    >>> RateLimits.preset("dev").queries.initial
+    100
+    """
+
+    queries: Bucket
+    commands: Bucket
+    # Tests replace both, to run limits without waiting.
+    sleep: Callable[[float], None] = field(default=time.sleep, repr=False, compare=False)
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
+
+    @classmethod
+    def preset(cls, name: PresetName) -> RateLimits:
+        """`"dev"` for dev and test marketplaces, `"prod"` for live ones."""
+        if name == "dev":
+            return cls(queries=Bucket(100, 1, 1.0, 200), commands=Bucket(50, 1, 2.0, 100))
+        return cls(queries=Bucket(500, 2, 0.25, 500), commands=Bucket(250, 1, 0.25, 250))
+
+
+class Limiter:
+    """The buckets of one client, shared by all its threads."""
+
+    def __init__(self, limits: RateLimits) -> None:
+        self.queries = TokenBucket(limits.queries, limits.clock, limits.sleep)
+        self.commands = TokenBucket(limits.commands, limits.clock, limits.sleep)
+
+    def take(self, method: str) -> float:
+        return (self.queries if method == "GET" else self.commands).take()
