@@ -9,6 +9,7 @@ within a total time budget.
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import http
 import logging
@@ -210,56 +211,43 @@ class Transport:
             waited = self.limiter.take(method)
             if waited:
                 log.debug("%s: waited %.2fs for the client-side rate limit", described, waited)
-        if self._slots is None:
-            return self._exchange(method, url, described, headers, body, timeout, attempt)
-        with self._slots:  # at most max_connections requests under way at once
-            return self._exchange(method, url, described, headers, body, timeout, attempt)
-
-    def _exchange(
-        self,
-        method: str,
-        url: str,
-        described: str,
-        headers: Mapping[str, str] | None,
-        body: Body | Callable[[], Body],
-        timeout: Timeout | None,
-        attempt: int,
-    ) -> RawResponse:
-        started = time.monotonic()
-        data = body() if callable(body) else body
-        try:
-            resp = self.session.request(
-                method,
-                url,
-                headers=dict(headers or {}),
-                data=data,
-                timeout=timeout if timeout is not None else self.timeout,
-                stream=True,
+        # At most max_connections requests under way at once, each until its body is read.
+        with self._slots or contextlib.nullcontext():
+            started = time.monotonic()
+            data = body() if callable(body) else body
+            try:
+                resp = self.session.request(
+                    method,
+                    url,
+                    headers=dict(headers or {}),
+                    data=data,
+                    timeout=timeout if timeout is not None else self.timeout,
+                    stream=True,
+                )
+            except requests.RequestException as exc:
+                never = _never_connected(exc)
+                raise TransportError.of(described, exc, never_connected=never) from exc
+            try:
+                content = self._read_body(resp, described)
+            except requests.RequestException as exc:  # reset or timed out mid-body
+                resp.close()
+                raise TransportError.of(described, exc, never_connected=False) from exc
+            log.debug(
+                "%s -> %s in %.3fs (retries %d)",
+                described,
+                resp.status_code,
+                time.monotonic() - started,
+                attempt,
             )
-        except requests.RequestException as exc:
-            never = _never_connected(exc)
-            raise TransportError.of(described, exc, never_connected=never) from exc
-        try:
-            content = self._read_body(resp, described)
-        except requests.RequestException as exc:  # reset or timed out mid-body
-            resp.close()
-            raise TransportError.of(described, exc, never_connected=False) from exc
-        log.debug(
-            "%s -> %s in %.3fs (retries %d)",
-            described,
-            resp.status_code,
-            time.monotonic() - started,
-            attempt,
-        )
-        return RawResponse(
-            status=resp.status_code,
-            reason=resp.reason or _phrase(resp.status_code),
-            headers=resp.headers,
-            content=content,
-            request=described,
-            retries=attempt,
-            retry_after=parse_retry_after(resp.headers.get("Retry-After")),
-        )
+            return RawResponse(
+                status=resp.status_code,
+                reason=resp.reason or _phrase(resp.status_code),
+                headers=resp.headers,
+                content=content,
+                request=described,
+                retries=attempt,
+                retry_after=parse_retry_after(resp.headers.get("Retry-After")),
+            )
 
     def _read_body(self, resp: requests.Response, described: str) -> bytes:
         """The whole body, in chunks, refusing one larger than `max_response_bytes`."""
