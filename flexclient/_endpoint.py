@@ -9,12 +9,13 @@ checker only, since responses are typed by each resource's own `type`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, Self, TypedDict, TypeVar, overload
 
 from requests.structures import CaseInsensitiveDict
 
+from flexclient import _pages
 from flexclient._multipart import ProgressCallback, UploadProgress
 from flexclient.models import Envelope
 
@@ -135,6 +136,25 @@ class Query(Endpoint[P, D]):
         return BoundQuery(group._client, self)
 
 
+R = TypeVar("R")
+
+
+class ListQuery(Endpoint[P, R]):
+    """A GET endpoint answering a list of resources of type R, page by page: `method(params)`,
+    `method.iter(params)`, `method.pages(params)`."""
+
+    kind: Kind = "query"
+
+    @overload
+    def __get__(self, group: None, owner: type) -> Self: ...
+    @overload
+    def __get__(self, group: Group, owner: type) -> BoundListQuery[P, R]: ...
+    def __get__(self, group: Group | None, owner: type) -> Self | BoundListQuery[P, R]:
+        if group is None:
+            return self
+        return BoundListQuery(group._client, self)
+
+
 class Command(Endpoint[P, D]):
     """A POST endpoint: `method(body_params, query_params, opts)`."""
 
@@ -175,6 +195,41 @@ class BoundQuery(Generic[P, D]):
         return self._client.call(self.endpoint, query=params, opts=opts)
 
 
+class BoundListQuery(BoundQuery[P, list[R]], Generic[P, R]):
+    """A query endpoint whose answer is a list; it can also walk every page.
+
+    >>> for listing in sdk.listings.query.iter({"pub_category": "road", "perPage": 100}):
+    ...     print(listing.attributes.title)  # doctest: +SKIP
+    """
+
+    def pages(
+        self,
+        params: P | None = None,
+        /,
+        *,
+        max_pages: int | None = None,
+        timeout: float | tuple[float, float] | None = None,
+    ) -> Iterator[Response[Envelope[list[R]]]]:
+        """The responses of successive pages, lazily, from `params["page"]` (or the first)
+        to the last page, the query's pagination limit (with a `PaginationLimitWarning`
+        when results remain), or `max_pages`. Every other parameter is kept."""
+        return _pages.pages(lambda p: self(p, timeout=timeout), params, max_pages)  # type: ignore[arg-type]
+
+    def iter(
+        self,
+        params: P | None = None,
+        /,
+        *,
+        max_items: int | None = None,
+        progress: bool = False,
+        timeout: float | tuple[float, float] | None = None,
+    ) -> Iterator[R]:
+        """Every resource of every page, one by one, lazily, with its relationships
+        resolved; at most `max_items`. `progress=True` shows a tqdm progress bar (extra
+        `flexclient[progress]`)."""
+        return _pages.items(lambda p: self(p, timeout=timeout), params, max_items, progress)  # type: ignore[arg-type]
+
+
 class BoundCommand(Generic[P, D]):
     """A command endpoint of one client; call it with body params, query params and opts."""
 
@@ -204,11 +259,13 @@ class BoundCommand(Generic[P, D]):
 
 __all__ = [
     "BoundCommand",
+    "BoundListQuery",
     "BoundQuery",
     "Command",
     "Endpoint",
     "Group",
     "GroupSlot",
+    "ListQuery",
     "Params",
     "ProgressCallback",
     "Query",

@@ -1,7 +1,8 @@
 """The endpoint table: every endpoint of both APIs, grouped as the API groups them.
 
-This is data. Each line names an endpoint's kind (Query: GET, Command: POST, Upload:
-multipart POST), the parameters it takes and the `data` of what it returns, and its path
+This is data. Each line names an endpoint's kind (Query: GET of one resource, ListQuery: GET
+of a list, page by page, Command: POST, Upload: multipart POST), the parameters it takes and
+the resource type of what it returns, and its path
 below the API's prefix (`/v1/api/` or `/v1/integration_api/`). Both clients are these groups
 plus the shared machinery in `flexclient._client`; `tests/test_endpoint_table.py` checks this
 table against the API's list of endpoints.
@@ -9,7 +10,7 @@ table against the API's list of endpoints.
 
 from __future__ import annotations
 
-from flexclient._endpoint import Command, Group, Params, Query, Upload, group
+from flexclient._endpoint import Command, Group, ListQuery, Params, Query, Upload, group
 from flexclient.models import (
     AvailabilityException,
     Booking,
@@ -92,15 +93,15 @@ class MarketplaceListings(Group):
     """`listings` endpoints of the Marketplace API."""
 
     show = Query[ShowParams, Listing]("listings/show")
-    query = Query[ListingsQueryParams, list[Listing]]("listings/query")
-    search = Query[ListingsQueryParams, list[Listing]]("listings/search")
+    query = ListQuery[ListingsQueryParams, Listing]("listings/query")
+    search = ListQuery[ListingsQueryParams, Listing]("listings/search")
 
 
 class MarketplaceOwnListings(Group):
     """`own_listings` endpoints of the Marketplace API."""
 
     show = Query[ShowParams, OwnListing]("own_listings/show")
-    query = Query[ListingsQueryParams, list[OwnListing]]("own_listings/query")
+    query = ListQuery[ListingsQueryParams, OwnListing]("own_listings/query")
     create = Command[OwnListingCreateParams, OwnListing]("own_listings/create")
     create_draft = Command[OwnListingCreateParams, OwnListing]("own_listings/create_draft")
     publish_draft = Command[Params, OwnListing]("own_listings/publish_draft")
@@ -116,7 +117,7 @@ class MarketplaceAvailabilityExceptions(Group):
 
     create = Command[Params, AvailabilityException]("availability_exceptions/create")
     delete = Command[Params, AvailabilityException]("availability_exceptions/delete")
-    query = Query[Params, list[AvailabilityException]]("availability_exceptions/query")
+    query = ListQuery[Params, AvailabilityException]("availability_exceptions/query")
 
 
 class MarketplaceImages(Group):
@@ -136,40 +137,40 @@ class MarketplaceTransactions(Group):
     transition_speculative = Command[TransactionTransitionParams, Transaction](
         "transactions/transition_speculative"
     )
-    query = Query[TransactionsQueryParams, list[Transaction]]("transactions/query")
+    query = ListQuery[TransactionsQueryParams, Transaction]("transactions/query")
     show = Query[ShowParams, Transaction]("transactions/show")
 
 
 class MarketplaceProcessTransitions(Group):
     """`process_transitions` endpoints of the Marketplace API."""
 
-    query = Query[Params, list[ProcessTransition]]("process_transitions/query")
+    query = ListQuery[Params, ProcessTransition]("process_transitions/query")
 
 
 class MarketplaceBookings(Group):
     """`bookings` endpoints of the Marketplace API."""
 
-    query = Query[Params, list[Booking]]("bookings/query")
+    query = ListQuery[Params, Booking]("bookings/query")
 
 
 class MarketplaceMessages(Group):
     """`messages` endpoints of the Marketplace API."""
 
-    query = Query[Params, list[Message]]("messages/query")
+    query = ListQuery[Params, Message]("messages/query")
     send = Command[Params, Message]("messages/send")
 
 
 class MarketplaceReviews(Group):
     """`reviews` endpoints of the Marketplace API."""
 
-    query = Query[Params, list[Review]]("reviews/query")
+    query = ListQuery[Params, Review]("reviews/query")
     show = Query[ShowParams, Review]("reviews/show")
 
 
 class MarketplaceTimeslots(Group):
     """`timeslots` endpoints of the Marketplace API."""
 
-    query = Query[Params, list[TimeSlot]]("timeslots/query")
+    query = ListQuery[Params, TimeSlot]("timeslots/query")
 
 
 class MarketplaceStripeAccount(Group):
@@ -209,7 +210,7 @@ class MarketplaceStripeCustomer(Group):
 class MarketplaceStockAdjustments(Group):
     """`stock_adjustments` endpoints of the Marketplace API."""
 
-    query = Query[Params, list[StockAdjustment]]("stock_adjustments/query")
+    query = ListQuery[Params, StockAdjustment]("stock_adjustments/query")
     create = Command[Params, StockAdjustment]("stock_adjustments/create")
 
 
@@ -222,8 +223,8 @@ class MarketplaceStock(Group):
 class MarketplaceSitemapData(Group):
     """`sitemap_data` endpoints of the Marketplace API."""
 
-    query_listings = Query[Params, list[Resource]]("sitemap_data/query_listings")
-    query_assets = Query[Params, list[Resource]]("sitemap_data/query_assets")
+    query_listings = ListQuery[Params, Resource]("sitemap_data/query_listings")
+    query_assets = ListQuery[Params, Resource]("sitemap_data/query_assets")
 
 
 class MarketplaceOwnFiles(Group):
@@ -302,7 +303,7 @@ class IntegrationUsers(Group):
     """`users` endpoints of the Integration API."""
 
     show = Query[ShowParams, User]("users/show")
-    query = Query[UsersQueryParams, list[User]]("users/query")
+    query = ListQuery[UsersQueryParams, User]("users/query")
     update_profile = Command[UserUpdateProfileParams, User]("users/update_profile")
     approve = Command[Params, User]("users/approve")
     update_permissions = Command[Params, User]("users/update_permissions")
@@ -313,7 +314,7 @@ class IntegrationListings(Group):
     """`listings` endpoints of the Integration API."""
 
     show = Query[ShowParams, Listing]("listings/show")
-    query = Query[ListingsQueryParams, list[Listing]]("listings/query")
+    query = ListQuery[ListingsQueryParams, Listing]("listings/query")
     update = Command[ListingUpdateParams, Listing]("listings/update")
     approve = Command[Params, Listing]("listings/approve")
     open = Command[Params, Listing]("listings/open")
@@ -324,7 +325,7 @@ class IntegrationListings(Group):
 class IntegrationTransactions(Group):
     """`transactions` endpoints of the Integration API."""
 
-    query = Query[TransactionsQueryParams, list[Transaction]]("transactions/query")
+    query = ListQuery[TransactionsQueryParams, Transaction]("transactions/query")
     show = Query[ShowParams, Transaction]("transactions/show")
     transition = Command[TransactionTransitionParams, Transaction]("transactions/transition")
     transition_speculative = Command[TransactionTransitionParams, Transaction](
@@ -343,7 +344,7 @@ class IntegrationFiles(Group):
     """`files` endpoints of the Integration API."""
 
     create = Command[Params, Resource]("files/create")
-    query = Query[Params, list[Resource]]("files/query")
+    query = ListQuery[Params, Resource]("files/query")
 
 
 class IntegrationFileUploads(Group):
@@ -361,13 +362,13 @@ class IntegrationFileDownloads(Group):
 class IntegrationFileAttachments(Group):
     """`file_attachments` endpoints of the Integration API."""
 
-    query = Query[Params, list[Resource]]("file_attachments/query")
+    query = ListQuery[Params, Resource]("file_attachments/query")
 
 
 class IntegrationAvailabilityExceptions(Group):
     """`availability_exceptions` endpoints of the Integration API."""
 
-    query = Query[Params, list[AvailabilityException]]("availability_exceptions/query")
+    query = ListQuery[Params, AvailabilityException]("availability_exceptions/query")
     create = Command[Params, AvailabilityException]("availability_exceptions/create")
     delete = Command[Params, AvailabilityException]("availability_exceptions/delete")
 
@@ -375,13 +376,13 @@ class IntegrationAvailabilityExceptions(Group):
 class IntegrationEvents(Group):
     """`events` endpoints of the Integration API."""
 
-    query = Query[EventsQueryParams, list[Event]]("events/query")
+    query = ListQuery[EventsQueryParams, Event]("events/query")
 
 
 class IntegrationStockAdjustments(Group):
     """`stock_adjustments` endpoints of the Integration API."""
 
-    query = Query[Params, list[StockAdjustment]]("stock_adjustments/query")
+    query = ListQuery[Params, StockAdjustment]("stock_adjustments/query")
     create = Command[Params, StockAdjustment]("stock_adjustments/create")
 
 
@@ -400,7 +401,7 @@ class IntegrationStockReservations(Group):
 class IntegrationMessages(Group):
     """`messages` endpoints of the Integration API."""
 
-    query = Query[Params, list[Message]]("messages/query")
+    query = ListQuery[Params, Message]("messages/query")
 
 
 class IntegrationEndpoints:

@@ -35,7 +35,15 @@ from mypy.types import (
 )
 
 CUSTOM_KEY_PREFIXES = ("pub_", "meta_", "priv_", "prot_", "fields.", "imageVariant.", "limit.")
-_HOOKED = "flexclient._endpoint.BoundQuery.__call__"
+# The calls that take query parameters first.
+_HOOKED = frozenset(
+    {
+        "flexclient._endpoint.BoundQuery.__call__",
+        "flexclient._endpoint.BoundListQuery.__call__",
+        "flexclient._endpoint.BoundListQuery.iter",
+        "flexclient._endpoint.BoundListQuery.pages",
+    }
+)
 
 
 def is_custom_key(key: str) -> bool:
@@ -117,10 +125,10 @@ class FlexclientPlugin(Plugin):
     def get_method_signature_hook(
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
-        return _accept_literal if fullname == _HOOKED else None
+        return _accept_literal if fullname in _HOOKED else None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        return _check_literal if fullname == _HOOKED else None
+        return _check_literal if fullname in _HOOKED else None
 
 
 def plugin(version: str) -> type[Plugin]:
