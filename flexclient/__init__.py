@@ -33,6 +33,7 @@ from flexclient._errors import (
     UnauthorizedError,
     UnexpectedResponseError,
 )
+from flexclient._events import EventFeed, FilePositionStore, MemoryPositionStore, PositionStore
 from flexclient._limits import Bucket, RateLimits
 from flexclient._multipart import UploadProgress
 from flexclient._query import object_query
@@ -56,6 +57,8 @@ __all__ = [
     "ErrorEnvelope",
     "ErrorItem",
     "ErrorSource",
+    "EventFeed",
+    "FilePositionStore",
     "FileTokenStore",
     "FlexError",
     "ForbiddenError",
@@ -63,6 +66,7 @@ __all__ = [
     "LatLng",
     "LatLngBounds",
     "MarketplaceClient",
+    "MemoryPositionStore",
     "MemoryTokenStore",
     "Meta",
     "Money",
@@ -70,6 +74,7 @@ __all__ = [
     "ParameterError",
     "PayloadTooLargeError",
     "PaymentRequiredError",
+    "PositionStore",
     "RateLimitError",
     "RateLimits",
     "RelationshipNotIncludedError",

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
+
+from flexclient._files import write_atomic
 
 log = logging.getLogger("flexclient")
 
@@ -152,18 +153,7 @@ class FileTokenStore:
 
     def set(self, token: Token) -> None:
         with self._lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".token-", dir=self.path.parent)
-            try:
-                os.fchmod(fd, 0o600)
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump(token.to_wire(), f)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, self.path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            write_atomic(self.path, json.dumps(token.to_wire()))
 
     def remove(self) -> None:
         with self._lock:

@@ -1,0 +1,196 @@
+"""Following the Integration API's event feed, with a saved position to resume from.
+
+The feed asks `events/query` for the events after the last one it fetched; it asks again at
+once after a full page, and waits (longer and longer, up to a cap) while there is nothing new.
+Its saved position is the last event the caller has *processed*: an event counts as processed
+when the caller asks for the next one, or leaves the `with` block without an error. So a script
+that is stopped and started again resumes after the last event it processed: none is lost, and
+none is repeated unless the script died between processing an event and asking for the next.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Protocol
+
+from flexclient._errors import ParameterError, UnexpectedResponseError
+from flexclient._files import write_atomic
+from flexclient.models import Event
+
+if TYPE_CHECKING:
+    from flexclient._clients import IntegrationClient
+
+log = logging.getLogger("flexclient")
+
+
+class PositionStore(Protocol):
+    """Where an event feed keeps the sequence ID of the last event processed."""
+
+    def get(self) -> int | None: ...
+
+    def set(self, sequence_id: int) -> None: ...
+
+
+class MemoryPositionStore:
+    """Keeps the position in memory (lost when the process ends)."""
+
+    def __init__(self, sequence_id: int | None = None) -> None:
+        self._value = sequence_id
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"MemoryPositionStore({self._value})"
+
+    def get(self) -> int | None:
+        with self._lock:
+            return self._value
+
+    def set(self, sequence_id: int) -> None:
+        with self._lock:
+            self._value = sequence_id
+
+
+class FilePositionStore:
+    """Keeps the position in a small file, written atomically (a crash leaves the old one).
+
+    >>> store = FilePositionStore("~/.local/state/my-sync/events.position")  # doctest: +SKIP
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path).expanduser()
+
+    def __repr__(self) -> str:
+        return f"FilePositionStore({str(self.path)!r})"
+
+    def get(self) -> int | None:
+        try:
+            text = self.path.read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            # A position that cannot be read must not silently restart the feed.
+            raise ValueError(f"{self.path} does not hold a sequence ID: {text[:40]!r}") from None
+
+    def set(self, sequence_id: int) -> None:
+        write_atomic(self.path, f"{sequence_id}\n")
+
+
+class EventFeed:
+    """An endless iterator of `Event`s; see `IntegrationClient.events_feed`."""
+
+    def __init__(
+        self,
+        client: IntegrationClient,
+        *,
+        start_after_sequence_id: int | None,
+        created_at_start: dt.datetime | None,
+        event_types: Sequence[str] | None,
+        resource_id: uuid.UUID | str | None,
+        related_resource_id: uuid.UUID | str | None,
+        position: PositionStore | None,
+        per_page: int,
+        poll_interval: float,
+        max_poll_interval: float,
+        stop_when_caught_up: bool,
+        sleep: Callable[[float], None],
+    ) -> None:
+        if start_after_sequence_id is not None and created_at_start is not None:
+            raise ParameterError("created_at_start", "give a start time or a sequence ID, not both")
+        if not 1 <= per_page <= 100:
+            raise ParameterError("per_page", "1 to 100")
+        if poll_interval <= 0 or max_poll_interval < poll_interval:
+            raise ParameterError("poll_interval", "positive, and at most max_poll_interval")
+        self._client = client
+        self._position = position
+        saved = position.get() if position is not None else None
+        self._after = saved if saved is not None else start_after_sequence_id
+        self._since = created_at_start if self._after is None else None
+        self._filters: dict[str, object] = {
+            "eventTypes": list(event_types) if event_types else None,
+            "resourceId": resource_id,
+            "relatedResourceId": related_resource_id,
+            "perPage": per_page,
+        }
+        self._per_page = per_page
+        self._poll, self._max_poll = poll_interval, max_poll_interval
+        self._stop_when_caught_up = stop_when_caught_up
+        self._sleep = sleep
+        self._buffer: deque[Event] = deque()
+        self._pending: int | None = None
+        self._caught_up = False
+        self._idle = 0
+
+    def __repr__(self) -> str:
+        return f"<EventFeed after sequence {self._after}, {len(self._buffer)} buffered>"
+
+    def __iter__(self) -> Iterator[Event]:
+        return self
+
+    def __next__(self) -> Event:
+        self.save()  # asking for the next event means the previous one was processed
+        while not self._buffer:
+            if self._caught_up:
+                if self._stop_when_caught_up:
+                    raise StopIteration
+                wait = min(self._max_poll, self._poll * 2 ** min(self._idle, 30))
+                self._idle += 1
+                log.debug("event feed: nothing new, polling again in %.1fs", wait)
+                self._sleep(wait)
+            self._fetch()
+        event = self._buffer.popleft()
+        self._pending = event.attributes.sequence_id
+        return event
+
+    def _fetch(self) -> None:
+        params = dict(self._filters)
+        if self._after is not None:
+            params["startAfterSequenceId"] = self._after
+        elif self._since is not None:
+            params["createdAtStart"] = self._since
+        res = self._client.events.query(params)  # type: ignore[arg-type]
+        events = res.data.data
+        for event in events:
+            seq = event.attributes.sequence_id
+            if seq is None or (self._after is not None and seq <= self._after):
+                raise UnexpectedResponseError(
+                    res.status,
+                    res.status_text,
+                    request="GET events/query",
+                    reason=f"event sequence IDs must increase past {self._after}, got {seq}",
+                )
+            self._after = seq
+        self._buffer.extend(events)
+        # A full page means more are waiting: ask again at once. Otherwise the feed has
+        # caught up, and waits before asking again (once these events are processed).
+        self._caught_up = len(events) < self._per_page
+        if events:
+            self._idle = 0
+
+    def save(self) -> None:
+        """Store the position of the last event handed out as processed."""
+        if self._pending is not None and self._position is not None:
+            self._position.set(self._pending)
+        self._pending = None
+
+    def __enter__(self) -> EventFeed:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        # Leaving normally (also by `break`) means the last event was processed; leaving with
+        # an error means it may not have been, and it will be handed out again next time.
+        if exc_type is None:
+            self.save()

@@ -1,0 +1,175 @@
+"""Following the event feed: order, polling, filters, and resuming with nothing lost or repeated."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+import requests_mock
+
+from flexclient import FilePositionStore, IntegrationClient, MemoryPositionStore, ParameterError
+from flexclient.testing import FakeMarketplace
+from tests.conftest import IG, NO_WAIT
+
+
+@pytest.fixture
+def author(fake_marketplace: FakeMarketplace) -> uuid.UUID:
+    return fake_marketplace.add_user("author@example.com", "author-pass")
+
+
+def make_listings(
+    integ: IntegrationClient, author: uuid.UUID, count: int, prefix: str = "L"
+) -> None:
+    for n in range(count):
+        integ.listings.create({"title": f"{prefix}{n}", "authorId": author})
+
+
+def events_queries(fake: FakeMarketplace) -> int:
+    return sum(1 for _, path in fake.requests if path == "/v1/integration_api/events/query")
+
+
+def test_all_events_in_order_full_pages_fetched_at_once(
+    fake_marketplace: FakeMarketplace, integration_client: IntegrationClient, author: uuid.UUID
+) -> None:
+    make_listings(integration_client, author, 7)
+    sleeps: list[float] = []
+    feed = integration_client.events_feed(per_page=3, stop_when_caught_up=True, sleep=sleeps.append)
+    seen = [e.attributes.sequence_id for e in feed]
+    assert seen == [1, 2, 3, 4, 5, 6, 7]
+    assert (
+        sleeps == [] and events_queries(fake_marketplace) == 3
+    )  # 3 + 3 + 1: no wait after a full page
+
+
+def test_a_restart_loses_nothing_and_repeats_nothing(
+    integration_client: IntegrationClient, author: uuid.UUID, tmp_path: Path
+) -> None:
+    store = FilePositionStore(tmp_path / "feed.position")
+    make_listings(integration_client, author, 5)
+    handled: list[int] = []
+    with integration_client.events_feed(position=store, per_page=2, sleep=NO_WAIT.sleep) as feed:
+        for event in feed:
+            handled.append(event.attributes.sequence_id or 0)
+            if len(handled) == 3:
+                break  # the script is stopped here, event 3 handled
+    assert store.get() == 3
+    make_listings(integration_client, author, 2, prefix="M")  # while it was stopped
+    again = integration_client.events_feed(
+        position=FilePositionStore(tmp_path / "feed.position"), stop_when_caught_up=True
+    )
+    with again as feed:
+        handled += [e.attributes.sequence_id or 0 for e in feed]
+    assert handled == [1, 2, 3, 4, 5, 6, 7] and store.get() == 7
+
+
+def test_an_error_while_handling_keeps_that_event(
+    integration_client: IntegrationClient, author: uuid.UUID
+) -> None:
+    store = MemoryPositionStore()
+    make_listings(integration_client, author, 3)
+    with (
+        pytest.raises(RuntimeError),
+        integration_client.events_feed(position=store, stop_when_caught_up=True) as feed,
+    ):
+        for event in feed:
+            if event.attributes.sequence_id == 2:
+                raise RuntimeError("handler failed")
+    assert store.get() == 1  # event 2 comes again next time
+    with integration_client.events_feed(position=store, stop_when_caught_up=True) as feed:
+        assert [e.attributes.sequence_id for e in feed] == [2, 3]
+
+
+def test_polls_with_backoff_while_idle(
+    fake_marketplace: FakeMarketplace, integration_client: IntegrationClient, author: uuid.UUID
+) -> None:
+    sleeps: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        if len(sleeps) == 5:
+            make_listings(integration_client, author, 1)
+
+    feed = integration_client.events_feed(poll_interval=1, max_poll_interval=10, sleep=sleep)
+    event = next(feed)
+    assert event.attributes.event_type == "listing/created"
+    assert sleeps == [1, 2, 4, 8, 10]
+
+
+def test_filters_and_starting_points(
+    integration_client: IntegrationClient, author: uuid.UUID
+) -> None:
+    make_listings(integration_client, author, 2)
+    integration_client.users.update_profile({"id": author, "bio": "hi"})
+    first = next(integration_client.events_feed(stop_when_caught_up=True))
+    kinds = [
+        e.attributes.event_type
+        for e in integration_client.events_feed(
+            event_types=["user/updated"], stop_when_caught_up=True
+        )
+    ]
+    assert kinds == ["user/updated"]
+    by_resource = list(integration_client.events_feed(resource_id=author, stop_when_caught_up=True))
+    assert [e.attributes.resource_id for e in by_resource] == [author]
+    after = [
+        e.attributes.sequence_id
+        for e in integration_client.events_feed(start_after_sequence_id=1, stop_when_caught_up=True)
+    ]
+    assert after == [2, 3]
+    assert first.attributes.created_at is not None
+    since = list(
+        integration_client.events_feed(
+            created_at_start=first.attributes.created_at, stop_when_caught_up=True
+        )
+    )
+    assert len(since) == 3
+
+
+def test_unknown_event_types_pass_through(mock: requests_mock.Mocker) -> None:
+    integ = IntegrationClient("client-id", "client-secret", base_url=IG, retry_policy=NO_WAIT)
+    body = {
+        "data": [
+            {
+                "id": str(uuid.uuid4()),
+                "type": "event",
+                "attributes": {
+                    "sequenceId": 9,
+                    "eventType": "hologram/projected",
+                    "resourceType": "hologram",
+                    "resource": {
+                        "id": str(uuid.uuid4()),
+                        "type": "hologram",
+                        "attributes": {"beams": 3},
+                    },
+                },
+            }
+        ]
+    }
+    mock.get(
+        f"{IG}/v1/integration_api/events/query",
+        json=body,
+        headers={"Content-Type": "application/json"},
+    )
+    event = next(integ.events_feed(stop_when_caught_up=True))
+    assert event.attributes.event_type == "hologram/projected"
+    assert (
+        event.attributes.resource is not None
+        and event.attributes.resource.attributes.model_extra == {"beams": 3}
+    )
+
+
+def test_bad_feed_options_and_positions(
+    integration_client: IntegrationClient, tmp_path: Path
+) -> None:
+    import datetime as dt
+
+    with pytest.raises(ParameterError, match="not both"):
+        integration_client.events_feed(
+            start_after_sequence_id=1, created_at_start=dt.datetime.now(dt.UTC)
+        )
+    with pytest.raises(ParameterError, match="per_page"):
+        integration_client.events_feed(per_page=500)
+    broken = tmp_path / "broken.position"
+    broken.write_text("not a number")
+    with pytest.raises(ValueError, match="does not hold a sequence ID"):
+        integration_client.events_feed(position=FilePositionStore(broken))
