@@ -30,7 +30,7 @@ from flexclient._errors import (
     error_class_for,
 )
 from flexclient._limits import Limiter, PresetName, RateLimits
-from flexclient._multipart import multipart_factory
+from flexclient._multipart import multipart_factory, upload_bar
 from flexclient._query import write_query
 from flexclient._tokens import AuthInfo, MemoryTokenStore, Token, TokenStore
 from flexclient._transport import (
@@ -203,7 +203,10 @@ class BaseClient(ABC):
         payload: Body | Callable[[], Body]
         timeout = opts.get("timeout")
         if endpoint.kind == "upload":
-            content_type, payload = multipart_factory(body or {}, opts.get("on_upload_progress"))
+            on_progress = opts.get("on_upload_progress")
+            if opts.get("progress_bar"):
+                on_progress = upload_bar(on_progress)
+            content_type, payload = multipart_factory(body or {}, on_progress)
             headers["Content-Type"] = content_type
             timeout = timeout if timeout is not None else UPLOAD_TIMEOUT
         elif endpoint.kind == "command":

@@ -51,10 +51,12 @@ class RequestOptions(TypedDict, total=False):
     """Per-call options of commands (the third argument).
 
     `on_upload_progress` is called with an `UploadProgress` (`.loaded`, `.total`) as an
-    upload is sent; `timeout` overrides the client's timeout for this call.
+    upload is sent; `progress_bar=True` shows a tqdm bar for it (extra `flexclient[progress]`);
+    `timeout` overrides the client's timeout for this call.
     """
 
     on_upload_progress: Callable[[UploadProgress], object]
+    progress_bar: bool
     timeout: float | tuple[float, float]
 
 

@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, BinaryIO
+from typing import IO, Any, BinaryIO
 
 from flexclient._errors import ParameterError
 
@@ -183,6 +183,31 @@ class MultipartBody(io.RawIOBase):
             if self._on_progress is not None:
                 self._on_progress(UploadProgress(loaded=self.loaded, total=self.total))
         return bytes(out)
+
+
+def upload_bar(then: ProgressCallback | None) -> ProgressCallback:
+    """A progress callback that draws a tqdm bar (and calls `then` too, if given)."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError as exc:
+        raise ParameterError(
+            "progress_bar", "a progress bar needs tqdm: pip install 'flexclient[progress]'"
+        ) from exc
+    bar: Any = None
+
+    def update(progress: UploadProgress) -> None:
+        nonlocal bar
+        if bar is None or progress.loaded < bar.n:  # a new attempt starts from zero
+            if bar is not None:
+                bar.close()
+            bar = tqdm(total=progress.total, unit="B", unit_scale=True, desc="upload")
+        bar.update(progress.loaded - bar.n)
+        if progress.loaded >= progress.total:
+            bar.close()
+        if then is not None:
+            then(progress)
+
+    return update
 
 
 def multipart_factory(

@@ -10,7 +10,8 @@
 Needs the `testing` extra: `pip install "flexclient[testing]"`. See docs/testing.md.
 """
 
+from flexclient.testing._process import Served, fake_process
 from flexclient.testing._seed import DEMO_USERS
 from flexclient.testing._server import FakeMarketplace
 
-__all__ = ["DEMO_USERS", "FakeMarketplace"]
+__all__ = ["DEMO_USERS", "FakeMarketplace", "Served", "fake_process"]
