@@ -6,8 +6,40 @@ used anywhere in parameters and extended data.
 
 from __future__ import annotations
 
+import decimal
+from typing import Any
+
 from pydantic import StrictInt, StrictStr
 from pydantic.dataclasses import dataclass
+
+# ISO 4217 minor-unit exponents that are not 2.
+_EXPONENTS = {
+    **dict.fromkeys(
+        [
+            "BIF",
+            "CLP",
+            "DJF",
+            "GNF",
+            "ISK",
+            "JPY",
+            "KMF",
+            "KRW",
+            "PYG",
+            "RWF",
+            "UGX",
+            "UYI",
+            "VND",
+            "VUV",
+            "XAF",
+            "XOF",
+            "XPF",
+        ],
+        0,
+    ),
+    **dict.fromkeys(["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"], 3),
+    "CLF": 4,
+    "UYW": 4,
+}
 
 
 @dataclass(frozen=True)
@@ -16,10 +48,31 @@ class Money:
 
     >>> Money(5000, "USD")
     Money(amount=5000, currency='USD')
+    >>> str(Money(5000, "USD")), str(Money(5000, "JPY")), Money(1234, "KWD").decimal
+    ('50.00 USD', '5000 JPY', Decimal('1.234'))
     """
 
     amount: StrictInt
     currency: StrictStr
+
+    @property
+    def exponent(self) -> int:
+        """Digits after the decimal point in this currency (ISO 4217): 2 for most."""
+        return _EXPONENTS.get(self.currency.upper(), 2)
+
+    @property
+    def decimal(self) -> decimal.Decimal:
+        """The amount in major units, exactly: `Decimal('50.00')` for 5000 USD cents."""
+        return decimal.Decimal(self.amount).scaleb(-self.exponent)
+
+    def __str__(self) -> str:
+        return f"{self.decimal:.{self.exponent}f} {self.currency}"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(str(self))
+
+    def _repr_html_(self) -> str:
+        return f"<span>{self}</span>"
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError
 
+from flexclient.models._display import dataframe, html_table, record
 from flexclient.models._resource import WIRE_CONFIG, Index, Resource, attach, model_for
 
 D = TypeVar("D")
@@ -46,6 +47,43 @@ class Envelope(BaseModel, Generic[D]):
     meta: Meta = Field(default_factory=Meta)
     # SerializeAsAny: dump each resource as its own type (User, Image...), not as the base.
     included: list[SerializeAsAny[Resource]] = Field(default_factory=list)
+
+    def resources(self) -> list[Resource]:
+        """The resources of `data`, as a list also for show endpoints."""
+        items = self.data if isinstance(self.data, list) else [self.data]
+        return [r for r in items if isinstance(r, Resource)]
+
+    def to_records(self, relationships: Sequence[str] = ()) -> list[dict[str, Any]]:
+        """`data` as flat dicts, one a resource, with the chosen relationships (wire names).
+
+        >>> rows = page.to_records(["author", "images"])  # doctest: +SKIP
+        >>> rows[0]["author.profile.display_name"], rows[0]["images.count"]  # doctest: +SKIP
+        """
+        return [record(r, relationships) for r in self.resources()]
+
+    def to_dataframe(self, relationships: Sequence[str] = ()) -> Any:
+        """`to_records()` as a pandas DataFrame (extra `flexclient[pandas]`)."""
+        return dataframe(self.to_records(relationships))
+
+    def _summary(self) -> str:
+        found = self.resources()
+        kinds = sorted({type(r).__name__ for r in found}) or ["no resource"]
+        text = f"{len(found)} {'/'.join(kinds)}"
+        m = self.meta
+        if m.total_items is not None:
+            text += f" of {m.total_items}"
+        if m.page is not None and m.total_pages is not None:
+            text += f", page {m.page}/{m.total_pages}"
+        return text + f", {len(self.included)} included"
+
+    def __repr__(self) -> str:
+        return f"<Envelope: {self._summary()}>"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(repr(self))
+
+    def _repr_html_(self) -> str:
+        return html_table(self.to_records(), caption=self._summary())
 
 
 class EnvelopeError(ValueError):

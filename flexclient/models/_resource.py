@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import builtins
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 from pydantic.alias_generators import to_camel
 
 from flexclient._errors import RelationshipNotIncludedError, RelationshipTypeError
+from flexclient.models._display import html_fields, record, short_repr
 
 # Attributes and nested values: snake_case in Python, the API's camelCase on the wire;
 # attributes this version does not know are kept under their wire names.
@@ -97,6 +98,23 @@ class Resource(BaseModel):
         rtype = cls.__dict__.get("resource_type")
         if rtype is not None:
             _REGISTRY[rtype] = cls
+
+    def __repr__(self) -> str:
+        return short_repr(self)
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(repr(self))
+
+    def _repr_html_(self) -> str:
+        return html_fields(record(self), repr(self))
+
+    def to_record(self, relationships: Sequence[str] = ()) -> dict[str, Any]:
+        """This resource as one flat dict, with the chosen relationships (wire names).
+
+        >>> listing.to_record(["author"])["author.profile.display_name"]  # doctest: +SKIP
+        'Jane D'
+        """
+        return record(self, relationships)
 
     @property
     def ref(self) -> Ref:

@@ -1,0 +1,117 @@
+"""Resources and envelopes for people: short reprs, HTML tables in notebooks, flat records.
+
+A record is one resource as a flat dict: `id`, `type`, every attribute under its snake_case
+name, nested values joined with dots (`profile.display_name`, `public_data.category`), money
+and locations split into numbers (`price.amount`, `price.currency`, `geolocation.lat`), and
+chosen relationships: a to-one one flattened under its name (`author.profile.display_name`),
+a to-many one as `images.count` and `images.ids`.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from flexclient._errors import ParameterError
+from flexclient._types import LatLng, Money
+
+if TYPE_CHECKING:
+    from flexclient.models._resource import Resource
+
+Record = dict[str, Any]
+_LABELS = ("title", "name", "profile.display_name", "event_type", "content", "code")
+_HTML_ROWS = 50
+
+
+def _flatten(value: Any, prefix: str, out: Record) -> None:
+    if isinstance(value, Money):
+        out[f"{prefix}.amount"] = value.amount
+        out[f"{prefix}.currency"] = value.currency
+    elif isinstance(value, LatLng):
+        out[f"{prefix}.lat"] = value.lat
+        out[f"{prefix}.lng"] = value.lng
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            _flatten(getattr(value, name), f"{prefix}.{name}", out)
+        for name, extra in (value.model_extra or {}).items():
+            _flatten(extra, f"{prefix}.{name}", out)
+    elif isinstance(value, Mapping) and value:
+        for key, item in value.items():
+            _flatten(item, f"{prefix}.{key}", out)
+    else:
+        out[prefix] = value
+
+
+def record(resource: Resource, relationships: Sequence[str] = ()) -> Record:
+    """One resource as a flat dict (see the module docstring)."""
+    out: Record = {"id": resource.id, "type": resource.type}
+    attrs: Record = {}
+    _flatten(resource.attributes, "", attrs)
+    out.update({k.lstrip("."): v for k, v in attrs.items()})
+    for name in relationships:
+        related = resource.related(name)
+        if isinstance(related, list):
+            out[f"{name}.count"] = len(related)
+            out[f"{name}.ids"] = [r.id for r in related]
+        elif related is None:
+            out[f"{name}.id"] = None
+        else:
+            out.update({f"{name}.{k}": v for k, v in record(related).items() if k != "type"})
+    return out
+
+
+def dataframe(records: list[Record]) -> Any:
+    try:
+        import pandas as pd
+    except ImportError as exc:
+        raise ParameterError(
+            "to_dataframe", "needs pandas: pip install 'flexclient[pandas]'"
+        ) from exc
+    return pd.DataFrame.from_records(records)
+
+
+def label(resource: Resource) -> str:
+    """A few words that name a resource: its title, name, display name, ..."""
+    flat = record(resource)
+    for key in _LABELS:
+        value = flat.get(key)
+        if isinstance(value, str) and value:
+            return value if len(value) <= 40 else value[:39] + "…"
+    return ""
+
+
+def short_repr(resource: Resource) -> str:
+    text = label(resource)
+    named = f", {text!r}" if text else ""
+    return f"<{type(resource).__name__} {resource.type} {resource.id}{named}>"
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, list):
+        return html.escape(f"[{len(value)}]")
+    return html.escape("" if value is None else str(value))
+
+
+def html_fields(rec: Record, caption: str) -> str:
+    """One record as a two-column table of fields and values."""
+    rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{_cell(v)}</td></tr>" for k, v in rec.items())
+    return f"<table><caption>{html.escape(caption)}</caption><tbody>{rows}</tbody></table>"
+
+
+def html_table(records: Iterable[Record], caption: str = "") -> str:
+    rows = list(records)
+    shown = rows[:_HTML_ROWS]
+    columns: list[str] = []
+    for row in shown:
+        columns.extend(k for k in row if k not in columns)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_cell(row.get(c))}</td>" for c in columns) + "</tr>"
+        for row in shown
+    )
+    more = f"<p>… and {len(rows) - len(shown)} more</p>" if len(rows) > len(shown) else ""
+    title = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return f"<table>{title}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{more}"

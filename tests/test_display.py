@@ -1,0 +1,91 @@
+"""For people: money as text, short reprs, HTML tables, flat records and DataFrames."""
+
+from __future__ import annotations
+
+import decimal
+from typing import Any
+
+import pytest
+
+from flexclient import Money
+from flexclient.models import Listing
+from flexclient.models._envelope import Envelope, build_envelope
+from tests import sample
+
+
+class Printer:
+    def __init__(self) -> None:
+        self.out = ""
+
+    def text(self, s: str) -> None:
+        self.out += s
+
+
+def page() -> Envelope[Any]:
+    body = sample.page()
+    body["data"][0]["attributes"]["title"] = "<b>Road</b> bike"
+    return build_envelope(body)
+
+
+@pytest.mark.parametrize(
+    "money,text,major",
+    [
+        (Money(5000, "USD"), "50.00 USD", "50.00"),
+        (Money(5000, "JPY"), "5000 JPY", "5000"),
+        (Money(1234, "KWD"), "1.234 KWD", "1.234"),
+        (Money(-5, "EUR"), "-0.05 EUR", "-0.05"),
+        (Money(12345, "xyz"), "123.45 xyz", "123.45"),
+    ],
+)
+def test_money_in_major_units(money: Money, text: str, major: str) -> None:
+    assert str(money) == text and money.decimal == decimal.Decimal(major)
+    printer = Printer()
+    money._repr_pretty_(printer, False)
+    assert printer.out == text and text in money._repr_html_()
+
+
+def test_short_reprs() -> None:
+    env = page()
+    listing = env.data[0]
+    assert repr(listing) == f"<Listing listing {sample.LISTING}, '<b>Road</b> bike'>"
+    assert repr(listing.author) == f"<User user {sample.USER}, 'Jane D'>"
+    assert repr(env) == "<Envelope: 2 Listing of 2, page 1/1, 5 included>"
+    printer = Printer()
+    env._repr_pretty_(printer, False)
+    assert printer.out == repr(env)
+
+
+def test_html_is_escaped_and_complete() -> None:
+    env = page()
+    table = env._repr_html_()
+    assert "&lt;b&gt;Road&lt;/b&gt; bike" in table and "<b>Road" not in table
+    assert table.count("<tr>") == 3  # header and two listings
+    assert "price.amount" in table and "5000" in table
+    one = env.data[0]._repr_html_()
+    assert "<caption>" in one and "public_data.category" in one
+
+
+def test_records_with_relationships() -> None:
+    env = page()
+    rows = env.to_records(["author", "images"])
+    first = rows[0]
+    assert first["id"] == sample.LISTING and first["title"] == "<b>Road</b> bike"
+    assert (first["price.amount"], first["price.currency"]) == (5000, "USD")
+    assert (first["geolocation.lat"], first["geolocation.lng"]) == (60.16, 24.93)
+    assert first["public_data.category"] == "road" and first["someFutureAttribute.x"] == 1
+    assert first["author.profile.display_name"] == "Jane D" and first["author.id"] == sample.USER
+    assert first["images.count"] == 2 and first["images.ids"] == [sample.IMAGE, sample.IMAGE2]
+    assert rows[1]["images.count"] == 0
+    assert env.data[0].to_record(["currentStock"])["currentStock.id"] is None
+
+
+def test_dataframe() -> None:
+    frame = page().to_dataframe(["author"])
+    assert list(frame["title"]) == ["<b>Road</b> bike", "Old bike"]
+    assert list(frame["author.profile.display_name"]) == ["Jane D", "Jane D"]
+    assert frame["price.amount"].iloc[0] == 5000
+
+
+def test_show_envelopes_are_one_row() -> None:
+    env = build_envelope({"data": sample.page()["data"][0], "included": sample.page()["included"]})
+    assert isinstance(env.data, Listing) and len(env.to_records()) == 1
