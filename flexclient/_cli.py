@@ -1,0 +1,289 @@
+"""The `flexclient` command: call any endpoint, follow events, log in, run the demo.
+
+flexclient call listings.query perPage=5 include=author
+flexclient call --integration listings.update id=uuid:... title=New --expand
+flexclient events tail --types listing/created
+flexclient login --username jane@example.com
+flexclient --fake call listings.query perPage=3 --output table
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import decimal
+import getpass
+import json
+import os
+import sys
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from flexclient._client import BaseClient
+from flexclient._clients import IntegrationClient, MarketplaceClient
+from flexclient._endpoint import BoundCommand, BoundQuery, Group
+from flexclient._errors import ApiError, FlexError
+from flexclient._tokens import FileTokenStore
+from flexclient._types import LatLng, LatLngBounds, Money
+from flexclient.models import Envelope, Resource
+
+
+class UsageError(Exception):
+    """A mistake in the command line; printed with the usage hint."""
+
+
+def parse_value(text: str) -> object:
+    """A command-line value: `uuid:`, `money:5000:USD`, `latlng:60.1,24.9`,
+    `bounds:neLat,neLng,swLat,swLng`, `date:2026-01-01T00:00:00Z`, `decimal:2.5`, `json:...`,
+    `str:...` (taken as it is); otherwise true/false, a number, or the text itself.
+
+    >>> parse_value("5"), parse_value("money:5000:USD"), parse_value("str:5")
+    (5, Money(amount=5000, currency='USD'), '5')
+    """
+    kind, sep, rest = text.partition(":")
+    try:
+        if sep and kind == "uuid":
+            return uuid.UUID(rest)
+        if sep and kind == "money":
+            amount, _, currency = rest.partition(":")
+            return Money(int(amount), currency)
+        if sep and kind == "latlng":
+            lat, lng = (float(x) for x in rest.split(","))
+            return LatLng(lat, lng)
+        if sep and kind == "bounds":
+            a, b, c, d = (float(x) for x in rest.split(","))
+            return LatLngBounds(ne=LatLng(a, b), sw=LatLng(c, d))
+        if sep and kind == "date":
+            return dt.datetime.fromisoformat(rest.replace("Z", "+00:00"))
+        if sep and kind == "decimal":
+            return decimal.Decimal(rest)
+        if sep and kind == "json":
+            return json.loads(rest)
+    except (ValueError, decimal.InvalidOperation) as exc:
+        raise UsageError(f"cannot read {text!r} as {kind}: {exc}") from exc
+    if sep and kind == "str":
+        return rest
+    if text in ("true", "false"):
+        return text == "true"
+    for number in (int, float):
+        try:
+            return number(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_pairs(pairs: Sequence[str]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"expected key=value, got {pair!r}")
+        out[key] = parse_value(value)
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Money):
+        return {"amount": value.amount, "currency": value.currency}
+    if isinstance(value, LatLng):
+        return {"lat": value.lat, "lng": value.lng}
+    if isinstance(value, uuid.UUID | decimal.Decimal):
+        return str(value)
+    if isinstance(value, dt.datetime):
+        return value.isoformat().replace("+00:00", "Z")
+    return value
+
+
+def envelope_json(envelope: Envelope[Any]) -> str:
+    def dump(item: Any) -> Any:
+        return (
+            item.model_dump(by_alias=True, exclude_unset=True)
+            if isinstance(item, Resource)
+            else item
+        )
+
+    data = envelope.data
+    body = {
+        "data": [dump(r) for r in data] if isinstance(data, list) else dump(data),
+        "meta": envelope.meta.model_dump(by_alias=True, exclude_none=True),
+        "included": [dump(r) for r in envelope.included],
+    }
+    return json.dumps(_jsonable(body), indent=2, ensure_ascii=False)
+
+
+def table(rows: list[dict[str, Any]], columns: Sequence[str] | None) -> str:
+    if not rows:
+        return "(no resources)"
+    if not columns:
+        keys = [k for k in rows[0] if not isinstance(rows[0][k], dict | list)]
+        columns = keys[:8]
+    cells = [[("" if r.get(c) is None else str(r.get(c))) for c in columns] for r in rows]
+    widths = [min(40, max(len(c), *(len(row[i]) for row in cells))) for i, c in enumerate(columns)]
+    line = "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))
+    out = [line, "  ".join("-" * w for w in widths)]
+    for row in cells:
+        out.append("  ".join(v[:w].ljust(w) for v, w in zip(row, widths, strict=True)))
+    return "\n".join(out)
+
+
+def _token_file(args: argparse.Namespace, client_id: str) -> FileTokenStore:
+    """Where `login` keeps the user's token for later Marketplace API calls."""
+    default = Path("~/.config/flexclient").expanduser() / f"{client_id}.token.json"
+    return FileTokenStore(Path(args.token_file) if args.token_file else default)
+
+
+@contextmanager
+def make_client(args: argparse.Namespace, integration: bool) -> Iterator[BaseClient]:
+    if args.fake:
+        from flexclient.testing import FakeMarketplace
+
+        with FakeMarketplace(seed="demo") as fake:
+            if integration:
+                yield IntegrationClient(fake.client_id, fake.client_secret, base_url=fake.url)
+            else:
+                yield MarketplaceClient(
+                    fake.client_id, client_secret=fake.client_secret, base_url=fake.url
+                )
+        return
+    client_id = args.client_id or os.environ.get("FLEX_CLIENT_ID")
+    secret = args.client_secret or os.environ.get("FLEX_CLIENT_SECRET")
+    if not client_id:
+        raise UsageError("give the client ID: --client-id or FLEX_CLIENT_ID (or use --fake)")
+    options: dict[str, Any] = {"base_url": args.base_url} if args.base_url else {}
+    if integration:
+        # Client credentials: fetched when needed, nothing worth keeping between runs.
+        if not secret:
+            raise UsageError("the Integration API needs --client-secret or FLEX_CLIENT_SECRET")
+        yield IntegrationClient(client_id, secret, **options)
+    else:
+        token_store = _token_file(args, client_id)
+        yield MarketplaceClient(client_id, client_secret=secret, token_store=token_store, **options)
+
+
+def cmd_call(args: argparse.Namespace) -> int:
+    with make_client(args, args.integration) as client:
+        group_name, _, action = args.endpoint.partition(".")
+        group = getattr(client, group_name, None)
+        method = getattr(group, action, None) if isinstance(group, Group) else None
+        if not isinstance(method, BoundQuery | BoundCommand):
+            api = "Integration" if args.integration else "Marketplace"
+            raise UsageError(f"the {api} API has no endpoint {args.endpoint!r}")
+        params = parse_pairs(args.params)
+        if isinstance(method, BoundCommand):
+            query = parse_pairs(args.query)
+            if args.expand:
+                query["expand"] = True
+            res = method(params, query)
+        else:
+            res = method({**params, **parse_pairs(args.query)})
+        if args.output == "table":
+            print(table(res.data.to_records(args.include_related or ()), args.columns))
+        else:
+            print(envelope_json(res.data))
+    return 0
+
+
+def cmd_login(args: argparse.Namespace) -> int:
+    with make_client(args, integration=False) as client:
+        assert isinstance(client, MarketplaceClient)
+        password = args.password or os.environ.get("FLEX_PASSWORD") or getpass.getpass()
+        client.login(username=args.username, password=password)
+        info = client.auth_info()
+        print(f"logged in as {args.username}; scopes {' '.join(info.scopes)}")
+    return 0
+
+
+def cmd_tail(args: argparse.Namespace) -> int:
+    with make_client(args, integration=True) as client:
+        assert isinstance(client, IntegrationClient)
+        feed = client.events_feed(
+            start_after_sequence_id=args.after,
+            event_types=args.types.split(",") if args.types else None,
+            stop_when_caught_up=args.once,
+        )
+        for event in feed:
+            a = event.attributes
+            when = a.created_at.isoformat() if a.created_at else ""
+            print(f"{a.sequence_id}\t{when}\t{a.event_type}\t{a.resource_id}", flush=True)
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from flexclient._demo import run
+
+    run()
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="flexclient", description=__doc__.split("\n\n")[0])
+    top.add_argument("--client-id", help="default: $FLEX_CLIENT_ID")
+    top.add_argument("--client-secret", help="default: $FLEX_CLIENT_SECRET")
+    top.add_argument("--base-url", help="the API host (default: the real one)")
+    top.add_argument("--token-file", help="where `login` keeps the token (default in ~/.config)")
+    top.add_argument("--fake", action="store_true", help="use the built-in fake marketplace")
+    commands = top.add_subparsers(dest="command", required=True)
+
+    call = commands.add_parser("call", help="call any endpoint: GROUP.ACTION key=value ...")
+    call.add_argument("endpoint", help="e.g. listings.query, own_listings.create")
+    call.add_argument("params", nargs="*", help="key=value (uuid:, money:A:CUR, json:, ...)")
+    call.add_argument("--integration", action="store_true", help="the Integration API")
+    call.add_argument(
+        "--query", "-q", action="append", default=[], help="a command's query key=value"
+    )
+    call.add_argument("--expand", action="store_true", help="a command answers the whole resource")
+    call.add_argument("--output", "-o", choices=["json", "table"], default="json")
+    call.add_argument(
+        "--columns", type=lambda s: s.split(","), help="table columns, comma-separated"
+    )
+    call.add_argument(
+        "--include-related", type=lambda s: s.split(","), help="relationships in the table"
+    )
+    call.set_defaults(run=cmd_call)
+
+    login = commands.add_parser("login", help="log in to the Marketplace API and keep the token")
+    login.add_argument("--username", required=True)
+    login.add_argument("--password", help="default: $FLEX_PASSWORD, or asked")
+    login.set_defaults(run=cmd_login)
+
+    events = commands.add_parser("events", help="the Integration API's events")
+    tail = events.add_subparsers(dest="events_command", required=True).add_parser(
+        "tail", help="print events as they come"
+    )
+    tail.add_argument("--after", type=int, help="start after this sequence ID")
+    tail.add_argument("--types", help="event types, comma-separated")
+    tail.add_argument("--once", action="store_true", help="stop when caught up")
+    tail.set_defaults(run=cmd_tail)
+
+    demo = commands.add_parser("demo", help="a tour of flexclient against the fake marketplace")
+    demo.set_defaults(run=cmd_demo)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        code: int = args.run(args)
+        return code
+    except UsageError as exc:
+        print(f"flexclient: {exc}", file=sys.stderr)
+        return 2
+    except ApiError as exc:
+        for error in exc.data.errors or []:
+            print(f"error {exc.status}: {error.code}: {error.title}", file=sys.stderr)
+        if not exc.data.errors:
+            print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except (FlexError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
