@@ -84,15 +84,16 @@ def test_cycles_resolve_without_recursion() -> None:
     again = first.author.related("listings")
     assert isinstance(again, list) and again[0].id == sample.LISTING
     assert isinstance(again[0], Listing) and again[0].author.id == sample.USER
+    assert again[0] is first  # the same resource, reached through the cycle
     with pytest.raises(RelationshipNotIncludedError) as info:
         again[0].related("nothing")
-    assert info.value.include_path == "author.listings.nothing"
+    assert info.value.include_path == "nothing"  # the shortest include path to it
 
 
 def test_resolution_is_shared_and_cached() -> None:
     first, second = listings()
     assert first.author is first.author
-    assert first.author.attributes is second.author.attributes  # one included resource behind both
+    assert first.author is second.author  # one included resource behind both
 
 
 def test_typed_accessor_on_a_relationship_of_another_type() -> None:

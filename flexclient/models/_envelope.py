@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError
 
 from flexclient.models._display import dataframe, html_table, record
-from flexclient.models._resource import WIRE_CONFIG, Index, Resource, attach, model_for
+from flexclient.models._resource import WIRE_CONFIG, Resource, attach, model_for
 
 D = TypeVar("D")
 
@@ -126,9 +126,5 @@ def build_envelope(body: object) -> Envelope[Any]:
         raise EnvelopeError(f"`meta` is not valid: {exc}") from exc
 
     primary = [r for r in (data if isinstance(data, list) else [data]) if isinstance(r, Resource)]
-    # Built once per response; every accessor of every resource shares it.
-    index: Index = {(r.type, r.id): r for r in included}
-    for r in primary:
-        index.setdefault((r.type, r.id), r)
-    attach(primary + included, index)
+    attach(primary, included)
     return Envelope(data=data, meta=meta, included=included)

@@ -57,7 +57,47 @@ class Attributes(WireModel):
 
 
 IndexKey = tuple[str, uuid.UUID]
-Index = dict[IndexKey, "Resource"]
+
+
+class Index:
+    """The resources of one response by (type, id), built once; shared by all of them."""
+
+    def __init__(self, primary: list[Resource], included: list[Resource]) -> None:
+        self.primary = primary
+        self.by_key: dict[IndexKey, Resource] = {(r.type, r.id): r for r in included}
+        for r in primary:
+            self.by_key.setdefault((r.type, r.id), r)
+
+    def get(self, key: IndexKey) -> Resource | None:
+        return self.by_key.get(key)
+
+    def path_to(self, target: Resource) -> tuple[str, ...]:
+        """The shortest include path from the response's data to `target` (only computed for
+        error messages, so resolution itself never tracks paths)."""
+        key = (target.type, target.id)
+        seen = {(r.type, r.id) for r in self.primary}
+        if key in seen:
+            return ()
+        frontier: list[tuple[Resource, tuple[str, ...]]] = [(r, ()) for r in self.primary]
+        while frontier:
+            nxt: list[tuple[Resource, tuple[str, ...]]] = []
+            for res, path in frontier:
+                for name, rel in res.relationships.items():
+                    refs = (
+                        rel.data if isinstance(rel.data, list) else [rel.data] if rel.data else []
+                    )
+                    for ref in refs:
+                        ref_key = (ref.type, ref.id)
+                        if ref_key == key:
+                            return (*path, name)
+                        found = self.by_key.get(ref_key)
+                        if found is not None and ref_key not in seen:
+                            seen.add(ref_key)
+                            nxt.append((found, (*path, name)))
+            frontier = nxt
+        return ()
+
+
 R = TypeVar("R", bound="Resource")
 
 _REGISTRY: dict[str, builtins.type[Resource]] = {}
@@ -82,7 +122,6 @@ class Resource(BaseModel):
     relationships: dict[str, Relationship] = Field(default_factory=dict)
 
     _index: Index | None = PrivateAttr(default=None)
-    _path: tuple[str, ...] = PrivateAttr(default=())
     _resolved: dict[str, Any] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="before")
@@ -131,30 +170,31 @@ class Resource(BaseModel):
         if name in self._resolved:
             resolved: Resource | list[Resource] | None = self._resolved[name]
             return resolved
-        path = ".".join((*self._path, name))
         rel = self.relationships.get(name)
         if rel is None:
-            raise RelationshipNotIncludedError(path)
+            raise RelationshipNotIncludedError(self._include_path(name))
         data = rel.data
         if data is None:
             resolved = None
         elif isinstance(data, list):
-            resolved = [self._lookup(ref, path) for ref in data]
+            resolved = [self._lookup(ref, name) for ref in data]
         else:
-            resolved = self._lookup(data, path)
+            resolved = self._lookup(data, name)
         self._resolved[name] = resolved
         return resolved
 
-    def _lookup(self, ref: Ref, path: str) -> Resource:
+    def _include_path(self, name: str) -> str:
+        """The `include` value that would have brought relationship `name` of this resource."""
+        here = self._index.path_to(self) if self._index is not None else ()
+        return ".".join((*here, name))
+
+    def _lookup(self, ref: Ref, name: str) -> Resource:
+        # The included resource itself, shared by every resource that refers to it.
         found = self._index.get((ref.type, ref.id)) if self._index is not None else None
         if found is None:
-            raise RelationshipNotIncludedError(path, f"{ref.type} {ref.id} is not in `included`")
-        # A view of the shared included resource that knows the path it was reached by, so
-        # that a missing nested include names its full path ("author.profileImage").
-        view = found.model_copy()
-        view._path = tuple(path.split("."))
-        view._resolved = {}
-        return view
+            detail = f"{ref.type} {ref.id} is not in `included`"
+            raise RelationshipNotIncludedError(self._include_path(name), detail)
+        return found
 
     def _one(self, name: str, cls: builtins.type[R]) -> R | None:
         value = self.related(name)
@@ -166,7 +206,7 @@ class Resource(BaseModel):
         value = self._one(name, cls)
         if value is None:
             raise RelationshipNotIncludedError(
-                ".".join((*self._path, name)), "the API sent no resource for it"
+                self._include_path(name), "the API sent no resource for it"
             )
         return value
 
@@ -193,7 +233,10 @@ def model_for(resource_type: str) -> type[Resource]:
     return _REGISTRY.get(resource_type, Resource)
 
 
-def attach(resources: list[Resource], index: Index) -> None:
-    """Let every resource of a response resolve its relationships against `index`."""
-    for res in resources:
+def attach(primary: list[Resource], included: list[Resource]) -> None:
+    """Let every resource of a response resolve its relationships against one index."""
+    index = Index(primary, included)
+    for res in primary:
+        res._index = index
+    for res in included:
         res._index = index

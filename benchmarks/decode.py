@@ -1,0 +1,122 @@
+"""Decoding a page: flexclient's whole typed decode against the bare parsers of the same bytes.
+
+    python benchmarks/decode.py
+
+A 100-listing page with 100 included users and 300 included images. "flexclient" is the full
+path of a response body: decode, build typed models, and resolve every relationship of every
+listing (author and images). Baselines are measured in the same run: `json.loads` for JSON,
+transit-python's `Reader.read` for Transit. With node and the official SDK installed
+(.cache/js-sdks, as .ci/run installs it), the SDK's own decode of the same Transit is timed too.
+Targets: JSON at most 2x json.loads; Transit at most 1x Reader.read.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from transit.reader import Reader
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _pages import encoded
+
+from flexclient._client import gc_paused
+from flexclient._wire import JSON, TRANSIT
+from flexclient.models import Listing
+from flexclient.models._envelope import build_envelope
+
+ROOT = Path(__file__).parents[1]
+
+
+def best(fn: Callable[[], Any], repeat: int = 15) -> float:
+    """The best of `repeat` timings, in seconds."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def full_decode(fmt: Any, raw: bytes) -> Any:
+    with gc_paused():  # as the client decodes a response
+        env = build_envelope(fmt.decode(raw))
+    for listing in env.data:
+        _ = listing.author, listing.images
+    return env
+
+
+def verify(env: Any, listings: int) -> None:
+    assert len(env.data) == listings and all(isinstance(x, Listing) for x in env.data)
+    first = env.data[0]
+    assert first.author.attributes.profile.display_name == "Jane D"
+    assert len(first.images) == 3 and first.images[0].attributes.variants["default"].width == 750
+    assert first.attributes.price is not None and first.attributes.price.currency == "EUR"
+
+
+def js_decode_ms(transit: bytes) -> float | None:
+    modules = Path(os.environ.get("FLEX_JS_SDKS", ROOT / ".cache" / "js-sdks")) / "node_modules"
+    if shutil.which("node") is None or not (modules / "sharetribe-flex-sdk").is_dir():
+        return None
+    path = ROOT / "benchmarks" / ".page.transit"
+    path.write_bytes(transit)
+    try:
+        done = subprocess.run(
+            ["node", str(ROOT / "benchmarks" / "js_decode.js"), str(path)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "NODE_PATH": str(modules)},
+            check=True,
+        )
+    finally:
+        path.unlink(missing_ok=True)
+    return float(done.stdout.strip())
+
+
+def main() -> None:
+    json_raw, transit_raw = encoded(100, 100)
+    verify(full_decode(JSON, json_raw), 100)
+    verify(full_decode(TRANSIT, transit_raw), 100)
+
+    t_json_loads = best(lambda: json.loads(json_raw))
+    t_ours_json = best(lambda: full_decode(JSON, json_raw))
+    t_reader = best(lambda: Reader("json").read(io.StringIO(transit_raw.decode())))
+    t_ours_transit = best(lambda: full_decode(TRANSIT, transit_raw))
+    sizes = f"JSON {len(json_raw)} B, Transit {len(transit_raw)} B"
+    print(f"page: 100 listings, 100 users, 300 images; {sizes}")
+    row = "{:<28}{:8.2f} ms{}"
+    print(row.format("JSON    json.loads", t_json_loads * 1e3, ""))
+    ratio = t_ours_json / t_json_loads
+    print(row.format("JSON    flexclient", t_ours_json * 1e3, f"   {ratio:5.2f}x (target <= 2x)"))
+    print(row.format("Transit Reader.read", t_reader * 1e3, ""))
+    ratio = t_ours_transit / t_reader
+    print(
+        row.format("Transit flexclient", t_ours_transit * 1e3, f"   {ratio:5.2f}x (target <= 1x)")
+    )
+    js = js_decode_ms(transit_raw)
+    if js is None:
+        print("Transit official JS SDK     (node or the SDK not installed; skipped)")
+    else:
+        ours_js = t_ours_transit * 1e3 / js
+        print(row.format("Transit official JS SDK", js, f"   ours / JS {ours_js:5.2f}x"))
+
+    print("\nper-listing cost as the page grows (flexclient, JSON and Transit):")
+    for size in (10, 100, 1000):
+        j, t = encoded(size)
+        tj = best(lambda j=j: full_decode(JSON, j), 5)
+        tt = best(lambda t=t: full_decode(TRANSIT, t), 5)
+        per_json, per_transit = tj / size * 1e6, tt / size * 1e6
+        print(f"  {size:5d} listings: JSON {per_json:7.1f} us, Transit {per_transit:7.1f} us each")
+
+
+if __name__ == "__main__":
+    main()
