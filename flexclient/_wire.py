@@ -1,8 +1,9 @@
 """Request and response bodies in the two wire formats, Transit and JSON.
 
 Encoding walks the caller's parameters once, checking every value and naming the first one
-that cannot be written (`ParameterError`), so that nothing is sent. Decoding turns either
-format into the same plain Python values: dicts with string keys, lists, `uuid.UUID`, `Money`,
+that cannot be written (`ParameterError`), so that nothing is sent; transit-python writes
+Transit. Decoding (Transit by `flexclient._transit`) turns either format into the same plain
+Python values: dicts with string keys, lists, `uuid.UUID`, `Money`,
 `LatLng`, `decimal.Decimal` and timezone-aware `datetime`; the models are built from those.
 """
 
@@ -17,11 +18,11 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Final, Literal
 
-from transit.reader import Reader
-from transit.transit_types import Boolean, Keyword, Symbol, TaggedValue, frozendict
-from transit.writer import Writer
+from transit.transit_types import Keyword, TaggedValue
+from transit.writer import JsonMarshaler
 
 from flexclient._errors import ParameterError
+from flexclient._transit import loads as transit_loads
 from flexclient._types import LatLng, LatLngBounds, Money
 
 WireFormatName = Literal["transit", "json"]
@@ -130,44 +131,6 @@ def _same(name: str) -> str:
 # --- decoding -------------------------------------------------------------------------------
 
 
-def _tagged(value: TaggedValue) -> object:
-    rep = value.rep
-    if value.tag == "mn" and isinstance(rep, tuple) and len(rep) == 2:
-        return Money(rep[0], rep[1])
-    if value.tag == "geo" and isinstance(rep, tuple) and len(rep) == 2:
-        return LatLng(rep[0], rep[1])
-    # Tags the API does not document are kept as they came, for the caller to inspect.
-    return value
-
-
-def _plain(value: object) -> object:
-    """Transit reader output -> plain Python values, in one pass."""
-    cls = type(value)
-    if cls is frozendict:
-        assert isinstance(value, frozendict)
-        return {_plain_key(k): _plain(v) for k, v in value.items()}
-    if cls is tuple:
-        assert isinstance(value, tuple)
-        return [_plain(v) for v in value]
-    if cls is Keyword or cls is Symbol:
-        assert isinstance(value, Keyword | Symbol)
-        return value.str
-    if cls is Boolean:
-        return bool(value)
-    if isinstance(value, frozenset):
-        return [_plain(v) for v in value]
-    if isinstance(value, TaggedValue):
-        return _tagged(value)
-    return value
-
-
-def _plain_key(key: object) -> object:
-    if type(key) is Keyword:
-        assert isinstance(key, Keyword)
-        return key.str
-    return _plain(key)
-
-
 class WireFormat:
     """One wire format: its content type and its body encoder and decoder."""
 
@@ -195,7 +158,10 @@ class WireFormat:
         if self.name == "json":
             return json.dumps(wire, ensure_ascii=False, separators=(",", ":")).encode()
         out = io.StringIO()
-        Writer(out, "json").write(wire)
+        # transit-python's pure-Python marshaler, not `Writer`: the native writer decides what
+        # to cache by UTF-8 length, so a short non-ASCII key ("~:é") would be sent as a cache
+        # code that spec-following readers (the API, the official SDKs) do not expect.
+        JsonMarshaler(out, {"cache_enabled": True}).marshal_top(wire)
         return out.getvalue().encode()
 
     def decode(self, raw: bytes) -> object:
@@ -204,7 +170,7 @@ class WireFormat:
             text = raw.decode("utf-8")
             if self.name == "json":
                 return json.loads(text)
-            return _plain(Reader("json").read(io.StringIO(text)))
+            return transit_loads(text)
         except WireDecodeError:
             raise
         except Exception as exc:  # the decoders raise many kinds; all mean "not readable"
