@@ -56,46 +56,11 @@ class Attributes(WireModel):
     """Attributes of a resource type this client has no model for; all keys are kept."""
 
 
-IndexKey = tuple[str, uuid.UUID]
+class _Missing:
+    """A reference whose resource is not in `included`, kept to say so when it is read."""
 
-
-class Index:
-    """The resources of one response by (type, id), built once; shared by all of them."""
-
-    def __init__(self, primary: list[Resource], included: list[Resource]) -> None:
-        self.primary = primary
-        self.by_key: dict[IndexKey, Resource] = {(r.type, r.id): r for r in included}
-        for r in primary:
-            self.by_key.setdefault((r.type, r.id), r)
-
-    def get(self, key: IndexKey) -> Resource | None:
-        return self.by_key.get(key)
-
-    def path_to(self, target: Resource) -> tuple[str, ...]:
-        """The shortest include path from the response's data to `target` (only computed for
-        error messages, so resolution itself never tracks paths)."""
-        key = (target.type, target.id)
-        seen = {(r.type, r.id) for r in self.primary}
-        if key in seen:
-            return ()
-        frontier: list[tuple[Resource, tuple[str, ...]]] = [(r, ()) for r in self.primary]
-        while frontier:
-            nxt: list[tuple[Resource, tuple[str, ...]]] = []
-            for res, path in frontier:
-                for name, rel in res.relationships.items():
-                    refs = (
-                        rel.data if isinstance(rel.data, list) else [rel.data] if rel.data else []
-                    )
-                    for ref in refs:
-                        ref_key = (ref.type, ref.id)
-                        if ref_key == key:
-                            return (*path, name)
-                        found = self.by_key.get(ref_key)
-                        if found is not None and ref_key not in seen:
-                            seen.add(ref_key)
-                            nxt.append((found, (*path, name)))
-            frontier = nxt
-        return ()
+    def __init__(self, ref: Ref) -> None:
+        self.ref = ref
 
 
 R = TypeVar("R", bound="Resource")
@@ -121,7 +86,9 @@ class Resource(BaseModel):
     attributes: Attributes = Field(default_factory=Attributes)
     relationships: dict[str, Relationship] = Field(default_factory=dict)
 
-    _index: Index | None = PrivateAttr(default=None)
+    # Set once, when the response is read: the shortest include path to this resource, and
+    # its relationships resolved against `included`.
+    _path: tuple[str, ...] = PrivateAttr(default=())
     _resolved: dict[str, Any] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="before")
@@ -167,34 +134,22 @@ class Resource(BaseModel):
         `RelationshipNotIncludedError`, naming the include path to add, when the response
         did not include it.
         """
-        if name in self._resolved:
-            resolved: Resource | list[Resource] | None = self._resolved[name]
-            return resolved
-        rel = self.relationships.get(name)
-        if rel is None:
+        if name not in self._resolved:
             raise RelationshipNotIncludedError(self._include_path(name))
-        data = rel.data
-        if data is None:
-            resolved = None
-        elif isinstance(data, list):
-            resolved = [self._lookup(ref, name) for ref in data]
-        else:
-            resolved = self._lookup(data, name)
-        self._resolved[name] = resolved
-        return resolved
+        resolved = self._resolved[name]
+        missing = resolved if isinstance(resolved, _Missing) else None
+        if isinstance(resolved, list):
+            missing = next((r for r in resolved if isinstance(r, _Missing)), None)
+        if missing is not None:
+            ref = missing.ref
+            detail = f"{ref.type} {ref.id} is not in `included`"
+            raise RelationshipNotIncludedError(self._include_path(name), detail)
+        found: Resource | list[Resource] | None = resolved
+        return found
 
     def _include_path(self, name: str) -> str:
         """The `include` value that would have brought relationship `name` of this resource."""
-        here = self._index.path_to(self) if self._index is not None else ()
-        return ".".join((*here, name))
-
-    def _lookup(self, ref: Ref, name: str) -> Resource:
-        # The included resource itself, shared by every resource that refers to it.
-        found = self._index.get((ref.type, ref.id)) if self._index is not None else None
-        if found is None:
-            detail = f"{ref.type} {ref.id} is not in `included`"
-            raise RelationshipNotIncludedError(self._include_path(name), detail)
-        return found
+        return ".".join((*self._path, name))
 
     def _one(self, name: str, cls: builtins.type[R]) -> R | None:
         value = self.related(name)
@@ -234,9 +189,39 @@ def model_for(resource_type: str) -> type[Resource]:
 
 
 def attach(primary: list[Resource], included: list[Resource]) -> None:
-    """Let every resource of a response resolve its relationships against one index."""
-    index = Index(primary, included)
-    for res in primary:
-        res._index = index
-    for res in included:
-        res._index = index
+    """Resolve every relationship of a response's resources against its `included`, once.
+
+    Resources then refer to each other directly, with no index kept: a page of resources
+    without cycles in its data is freed by reference counting as soon as it is dropped.
+    """
+    by_key: dict[tuple[str, uuid.UUID], Resource] = {(r.type, r.id): r for r in included}
+    for r in primary:
+        by_key.setdefault((r.type, r.id), r)
+
+    def target(ref: Ref) -> Resource | _Missing:
+        return by_key.get((ref.type, ref.id)) or _Missing(ref)
+
+    for res in (*primary, *included):
+        resolved: dict[str, Any] = {}
+        for name, rel in res.relationships.items():
+            data = rel.data
+            if data is None:
+                resolved[name] = None
+            elif isinstance(data, list):
+                resolved[name] = [target(ref) for ref in data]
+            else:
+                resolved[name] = target(data)
+        res._resolved = resolved
+    # Include paths, shortest first (breadth first from the data), for error messages.
+    seen = {id(r) for r in primary}
+    frontier: list[Resource] = list(primary)
+    while frontier:
+        reached: list[Resource] = []
+        for res in frontier:
+            for name, value in res._resolved.items():
+                for item in value if isinstance(value, list) else [value]:
+                    if isinstance(item, Resource) and id(item) not in seen:
+                        seen.add(id(item))
+                        item._path = (*res._path, name)
+                        reached.append(item)
+        frontier = reached
