@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import random
 import uuid
 from typing import Any
 
 from flexclient import LatLng, Money
-from flexclient._wire import TRANSIT
+from flexclient._wire import JSON, TRANSIT
 
 
 def page(listings: int, users: int | None = None, images_each: int = 3) -> dict[str, Any]:
@@ -93,23 +92,7 @@ def page(listings: int, users: int | None = None, images_each: int = 3) -> dict[
     }
 
 
-def jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: jsonable(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [jsonable(v) for v in value]
-    if isinstance(value, uuid.UUID):
-        return str(value)
-    if isinstance(value, Money):
-        return {"amount": value.amount, "currency": value.currency}
-    if isinstance(value, LatLng):
-        return {"lat": value.lat, "lng": value.lng}
-    if isinstance(value, dt.datetime):
-        return value.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    return value
-
-
 def encoded(listings: int, users: int | None = None) -> tuple[bytes, bytes]:
     """The page as (JSON bytes, Transit bytes)."""
     body = page(listings, users)
-    return json.dumps(jsonable(body)).encode(), TRANSIT.encode(body)
+    return JSON.encode(body), TRANSIT.encode(body)

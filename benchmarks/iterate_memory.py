@@ -38,7 +38,7 @@ class Pages(BaseAdapter):
             if "page=" in (request.url or "")
             else 1
         )
-        body = self.body.replace(b'"page": 1,', f'"page": {page},'.encode())
+        body = self.body.replace(b'"page":1,', f'"page":{page},'.encode())
         response = requests.Response()
         response.status_code = 200
         response.headers["Content-Type"] = "application/json"
@@ -52,7 +52,7 @@ class Pages(BaseAdapter):
 
 def main() -> None:
     raw, _ = encoded(100, 100)
-    raw = raw.replace(b'"totalPages": 1', f'"totalPages": {PAGES}'.encode())
+    raw = raw.replace(b'"totalPages":1', f'"totalPages":{PAGES}'.encode())
     session = requests.Session()
     session.mount("https://", Pages(raw))
     sdk = MarketplaceClient("id", base_url="https://mp.test", session=session)
