@@ -62,7 +62,6 @@ class RequestOptions(TypedDict, total=False):
 
 Params = Mapping[str, object]
 """Parameters of any endpoint, keys as the API spells them."""
-QueryParams = Params
 
 
 class Group:
@@ -245,7 +244,7 @@ class BoundCommand(Generic[P, D]):
     def __call__(
         self,
         body_params: P | None = None,
-        query_params: QueryParams | None = None,
+        query_params: Params | None = None,
         opts: RequestOptions | None = None,
         /,
     ) -> Response[Envelope[D]]:
@@ -271,7 +270,6 @@ __all__ = [
     "Params",
     "ProgressCallback",
     "Query",
-    "QueryParams",
     "RequestOptions",
     "Response",
     "Upload",

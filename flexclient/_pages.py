@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+from typing import Any
 
 from flexclient._errors import ParameterError
-
-R = TypeVar("R")
 
 
 class PaginationLimitWarning(UserWarning):

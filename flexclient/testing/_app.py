@@ -244,13 +244,7 @@ class FakeApp:
             payload = fmt.encode(body)
         except ParameterError as exc:  # a bug in a handler, shown as the real API would
             failure = ApiFailure(500, "internal-error", f"Cannot encode the answer: {exc}")
-            return Response(
-                json.dumps(
-                    {"errors": [{"status": 500, "code": failure.code, "title": failure.title}]}
-                ),
-                500,
-                content_type="application/json",
-            )
+            return self.encode(JSON, failure.status, failure.body())
         content_type = (
             "application/transit+json;charset=UTF-8"
             if fmt is TRANSIT
