@@ -97,8 +97,9 @@ def test_show_response_data_is_one_resource() -> None:
     assert env.meta.total_items is None and env.included == []
 
 
-def test_command_without_expand_has_empty_attributes() -> None:
-    env = build_envelope({"data": {"id": str(sample.LISTING), "type": "listing"}})
+@pytest.mark.parametrize("attributes", [{}, {"attributes": None}])
+def test_command_without_expand_has_empty_attributes(attributes: dict[str, None]) -> None:
+    env = build_envelope({"data": {"id": str(sample.LISTING), "type": "listing", **attributes}})
     assert isinstance(env.data, Listing) and env.data.attributes.title is None
 
 

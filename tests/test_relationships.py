@@ -1,7 +1,9 @@
-"""Relationships resolve against `included`, lazily, with clear errors for missing includes."""
+"""Relationships resolve against `included` when a response is read; clear errors if missing."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import uuid
 from typing import Any
 
@@ -103,3 +105,29 @@ def test_typed_accessor_on_a_relationship_of_another_type() -> None:
     with pytest.raises(RelationshipTypeError, match="related"):
         _ = first.author
     assert isinstance(first.related("author"), Image)
+
+
+def test_copies_and_pickles_keep_relationships() -> None:
+    body = sample.page()
+    body["included"][0]["relationships"]["listings"] = {
+        "data": [sample.ref(sample.LISTING, "listing")]
+    }
+    first = listings(body)[0]
+    shallow = copy.copy(first)
+    assert shallow.author is first.author
+    for clone in (copy.deepcopy(first), pickle.loads(pickle.dumps(first))):
+        assert clone is not first and clone == first
+        assert clone.author.id == sample.USER and clone.author is not first.author
+        assert clone.author.related("listings") == [clone]  # the cycle comes back to the clone
+        with pytest.raises(RelationshipNotIncludedError) as info:
+            _ = clone.author.profile_image.related("nothing")  # type: ignore[union-attr]
+        assert info.value.include_path == "author.profileImage.nothing"
+
+
+def test_a_resource_built_by_hand_has_no_relationships_resolved() -> None:
+    listing = Listing.model_validate(
+        {"id": sample.LISTING, "type": "listing", "attributes": {"title": "By hand"}}
+    )
+    with pytest.raises(RelationshipNotIncludedError) as info:
+        _ = listing.author
+    assert info.value.include_path == "author"

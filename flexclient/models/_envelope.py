@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError
 
 from flexclient.models._display import dataframe, html_table, record
-from flexclient.models._resource import WIRE_CONFIG, Resource, attach, model_for
+from flexclient.models._resource import WIRE_CONFIG, Resource, attach, resource_from
 
 D = TypeVar("D")
 
@@ -94,9 +94,8 @@ def _resource(raw: object, where: str) -> Resource | object:
     if not isinstance(raw, Mapping) or "id" not in raw or "type" not in raw:
         # Not a resource (some endpoints answer plain values): kept as it came.
         return raw
-    cls = model_for(str(raw["type"]))
     try:
-        return cls.model_validate(raw)
+        return resource_from(raw)
     except ValidationError as exc:
         raise EnvelopeError(f"{where}: not a valid {raw['type']!r} resource: {exc}") from exc
 

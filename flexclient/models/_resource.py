@@ -1,18 +1,20 @@
 """The generic resource, its relationships, and their resolution against `included`.
 
-Every response resource is a `Resource` (or a typed subclass chosen by its `type`). Relationship
-accessors resolve lazily, against an index of the response's `included` built once per response;
-nothing recurses and nothing touches the network, so cycles (user -> listing -> user) are fine.
+Every response resource is a `Resource` (or a typed subclass chosen by its `type`), built by
+`resource_from`. `attach` resolves every relationship once, when the response is read, to the
+included resources themselves; accessors then only look up, nothing touches the network, and
+cycles (user -> listing -> user) are fine.
 """
 
 from __future__ import annotations
 
 import builtins
+import copy
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from flexclient._errors import RelationshipNotIncludedError, RelationshipTypeError
@@ -63,6 +65,9 @@ class _Missing:
         self.ref = ref
 
 
+_ABSENT = object()
+_LINKS = ("_path", "_resolved")
+
 R = TypeVar("R", bound="Resource")
 
 _REGISTRY: dict[str, builtins.type[Resource]] = {}
@@ -80,30 +85,50 @@ class Resource(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     resource_type: ClassVar[str | None] = None
+    # Set by `attach` when the response is read: the shortest include path to this resource,
+    # and its relationships resolved against `included`. Slots rather than pydantic private
+    # attributes, which cost a Python call per resource while a response is validated.
+    __slots__ = _LINKS
+    if TYPE_CHECKING:  # annotated for mypy only: pydantic would make them private attributes
+        _path: tuple[str, ...]
+        _resolved: dict[str, Any]
 
     id: uuid.UUID
     type: str
     attributes: Attributes = Field(default_factory=Attributes)
     relationships: dict[str, Relationship] = Field(default_factory=dict)
 
-    # Set once, when the response is read: the shortest include path to this resource, and
-    # its relationships resolved against `included`.
-    _path: tuple[str, ...] = PrivateAttr(default=())
-    _resolved: dict[str, Any] = PrivateAttr(default_factory=dict)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _absent_attributes(cls, data: Any) -> Any:
-        # Commands without `expand` answer only `{id, type}`: no attributes at all.
-        if isinstance(data, Mapping) and data.get("attributes") is None:
-            return {**data, "attributes": {}}
-        return data
-
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         rtype = cls.__dict__.get("resource_type")
         if rtype is not None:
             _REGISTRY[rtype] = cls
+
+    # Copies and pickles keep the resolved relationships (pydantic copies only its own state).
+    def __copy__(self) -> Self:
+        new = super().__copy__()
+        for slot in _LINKS:
+            if hasattr(self, slot):
+                setattr(new, slot, getattr(self, slot))
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Self:
+        memo = {} if memo is None else memo
+        new = super().__deepcopy__(memo)  # registers `new` in memo first: cycles end there
+        for slot in _LINKS:
+            if hasattr(self, slot):
+                setattr(new, slot, copy.deepcopy(getattr(self, slot), memo))
+        return new
+
+    def __getstate__(self) -> dict[Any, Any]:
+        state = super().__getstate__()
+        state["flexclient_links"] = {s: getattr(self, s) for s in _LINKS if hasattr(self, s)}
+        return state
+
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        super().__setstate__(state)
+        for slot, value in state.get("flexclient_links", {}).items():
+            setattr(self, slot, value)
 
     def __repr__(self) -> str:
         return short_repr(self)
@@ -134,9 +159,9 @@ class Resource(BaseModel):
         `RelationshipNotIncludedError`, naming the include path to add, when the response
         did not include it.
         """
-        if name not in self._resolved:
+        resolved = getattr(self, "_resolved", {}).get(name, _ABSENT)
+        if resolved is _ABSENT:
             raise RelationshipNotIncludedError(self._include_path(name))
-        resolved = self._resolved[name]
         missing = resolved if isinstance(resolved, _Missing) else None
         if isinstance(resolved, list):
             missing = next((r for r in resolved if isinstance(r, _Missing)), None)
@@ -149,7 +174,7 @@ class Resource(BaseModel):
 
     def _include_path(self, name: str) -> str:
         """The `include` value that would have brought relationship `name` of this resource."""
-        return ".".join((*self._path, name))
+        return ".".join((*getattr(self, "_path", ()), name))
 
     def _one(self, name: str, cls: builtins.type[R]) -> R | None:
         value = self.related(name)
@@ -188,18 +213,33 @@ def model_for(resource_type: str) -> type[Resource]:
     return _REGISTRY.get(resource_type, Resource)
 
 
+def resource_from(raw: Mapping[str, Any]) -> Resource:
+    """A decoded `{id, type, attributes, relationships}` as the model for its `type`.
+
+    Raises pydantic's `ValidationError` when it does not fit that model.
+
+    >>> resource_from({"id": "c6ff7190-bdf7-47a0-8a2b-e3136e74334f", "type": "listing"})
+    <Listing c6ff7190-bdf7-47a0-8a2b-e3136e74334f>
+    """
+    if raw.get("attributes") is None:
+        # Commands without `expand` answer only `{id, type}`: no attributes at all.
+        raw = {**raw, "attributes": {}}
+    return model_for(str(raw.get("type"))).model_validate(raw)
+
+
 def attach(primary: list[Resource], included: list[Resource]) -> None:
     """Resolve every relationship of a response's resources against its `included`, once.
 
     Resources then refer to each other directly, with no index kept: a page of resources
     without cycles in its data is freed by reference counting as soon as it is dropped.
     """
-    by_key: dict[tuple[str, uuid.UUID], Resource] = {(r.type, r.id): r for r in included}
+    # Keyed by the UUID's int: hashing an int is done in C, hashing a UUID calls Python.
+    by_key: dict[tuple[str, int], Resource] = {(r.type, r.id.int): r for r in included}
     for r in primary:
-        by_key.setdefault((r.type, r.id), r)
-
-    def target(ref: Ref) -> Resource | _Missing:
-        return by_key.get((ref.type, ref.id)) or _Missing(ref)
+        by_key.setdefault((r.type, r.id.int), r)
+    find = by_key.get
+    # object.__setattr__: pydantic's own __setattr__ is Python, and this runs for every resource.
+    link = object.__setattr__
 
     for res in (*primary, *included):
         resolved: dict[str, Any] = {}
@@ -208,10 +248,11 @@ def attach(primary: list[Resource], included: list[Resource]) -> None:
             if data is None:
                 resolved[name] = None
             elif isinstance(data, list):
-                resolved[name] = [target(ref) for ref in data]
+                resolved[name] = [find((ref.type, ref.id.int)) or _Missing(ref) for ref in data]
             else:
-                resolved[name] = target(data)
-        res._resolved = resolved
+                resolved[name] = find((data.type, data.id.int)) or _Missing(data)
+        link(res, "_resolved", resolved)
+        link(res, "_path", ())
     # Include paths, shortest first (breadth first from the data), for error messages.
     seen = {id(r) for r in primary}
     frontier: list[Resource] = list(primary)
@@ -219,9 +260,9 @@ def attach(primary: list[Resource], included: list[Resource]) -> None:
         reached: list[Resource] = []
         for res in frontier:
             for name, value in res._resolved.items():
-                for item in value if isinstance(value, list) else [value]:
+                for item in value if isinstance(value, list) else (value,):
                     if isinstance(item, Resource) and id(item) not in seen:
                         seen.add(id(item))
-                        item._path = (*res._path, name)
+                        link(item, "_path", (*res._path, name))
                         reached.append(item)
         frontier = reached

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from pydantic import SerializeAsAny, model_validator
 
-from flexclient.models._resource import Attributes, Resource, WireModel, model_for
+from flexclient.models._resource import Attributes, Resource, WireModel, resource_from
 
 
 class AuditData(WireModel):
@@ -48,7 +48,7 @@ class EventAttributes(Attributes):
         raw = data.get("resource")
         if isinstance(raw, Mapping) and "id" in raw:
             rtype = raw.get("type") or data.get("resourceType") or data.get("resource_type")
-            data = {**data, "resource": model_for(str(rtype)).model_validate(raw)}
+            data = {**data, "resource": resource_from({**raw, "type": rtype})}
         return data
 
 
