@@ -24,6 +24,11 @@ from transit.transit_types import TaggedValue
 from flexclient._types import LatLng, Money
 
 _CACHE_SIZE = 44 * 44
+# The cache codes in the order the writer hands them out: "^0" ... "^?", then "^00" ...
+_CODES = [
+    "^" + (chr(48 + n) if n < 44 else chr(48 + n // 44) + chr(48 + n % 44))
+    for n in range(_CACHE_SIZE)
+]
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
@@ -87,80 +92,127 @@ def _hashable(key: Any) -> Any:
     return key
 
 
+_MISS = object()
+_UNKNOWN_SAFETY = uuid.SafeUUID.unknown
+
+
+def _uuid(text: str) -> uuid.UUID:
+    # uuid.UUID(text) spends most of its time on forms the API never writes (braces, urn:);
+    # this builds the same object from the canonical form, and falls back for anything else.
+    digits = text.replace("-", "")
+    if len(digits) != 32 or not digits.isalnum():
+        return uuid.UUID(text)
+    made = object.__new__(uuid.UUID)
+    object.__setattr__(made, "int", int(digits, 16))
+    object.__setattr__(made, "is_safe", _UNKNOWN_SAFETY)
+    return made
+
+
 def _read(doc: Any) -> Any:
-    """One walk over `json.loads` output. Written as closures over locals: this is the hot
-    path of every Transit response, and attribute lookups cost here."""
-    cache: list[Any] = []
-    remember = cache.append
+    """One walk over `json.loads` output. Written as closures over locals, with scalars
+    handled in the loops rather than by a call each: this is the hot path of every Transit
+    response, and calls and attribute lookups are what cost here."""
+    # The rolling cache, by code ("^0" -> its value): one dict lookup a cached key.
+    cache: dict[str, Any] = {}
+    codes = _CODES
+    cached = cache.get
     scalars = _SCALARS
+    # The same id comes back in every reference to a resource: parse it once a response.
+    ids: dict[str, uuid.UUID] = {}
+
+    def remember(value: Any) -> None:
+        n = len(cache)
+        if n == _CACHE_SIZE:  # the writer starts over; so does the reader
+            cache.clear()
+            n = 0
+        cache[codes[n]] = value
 
     def string(text: str, as_key: bool) -> Any:
-        if not text:
-            return text
-        first = text[0]
+        first = text[:1]
         if first == "^":
-            if text == "^ ":
-                return text
-            if len(text) == 2:
-                return cache[ord(text[1]) - 48]
-            return cache[(ord(text[1]) - 48) * 44 + ord(text[2]) - 48]
+            return text if text == "^ " else cache[text]
         if first != "~":
             if as_key and len(text) > 3:
-                if len(cache) == _CACHE_SIZE:  # the writer starts over; so does the reader
-                    cache.clear()
                 remember(text)
             return text
         kind = text[1:2]
-        if kind in ("~", "^", "`"):
-            value: Any = text[1:]
+        value: Any
+        if kind == "u":
+            value = ids.get(text)
+            if value is None:
+                value = ids[text] = _uuid(text[2:])
+        elif kind in ("~", "^", "`"):
+            value = text[1:]
         else:
             parse = scalars.get(kind)
             value = parse(text[2:]) if parse is not None else text
         if len(text) > 3 and (as_key or kind in (":", "$", "#")):
-            if len(cache) == _CACHE_SIZE:
-                cache.clear()
             remember(value)
         return value
 
-    def value(node: Any, as_key: bool = False) -> Any:
+    def key(node: Any) -> Any:
+        found = string(node, True) if type(node) is str else convert(node, True)
+        return found if type(found) is str else _hashable(found)
+
+    def convert(node: Any, as_key: bool = False) -> Any:
         kind = type(node)
         if kind is str:
-            first = node[:1]
-            if first != "~" and first != "^" and not as_key:
-                return node  # most strings: nothing to undo
-            return string(node, as_key)
-        if kind is list:
-            if not node:
-                return node
-            head = node[0]
-            if head == "^ ":
-                out = {}
-                for i in range(1, len(node) - 1, 2):
-                    # The key first: the cache is filled in reading order.
-                    key = value(node[i], True)
-                    out[key if type(key) is str else _hashable(key)] = value(node[i + 1])
-                return out
-            if len(node) == 2 and type(head) is str:
-                first_item = string(head, False)
-                if type(first_item) is _Tag:
-                    return _composite(first_item, value(node[1]))
-                return [first_item, value(node[1])]
-            return [value(item) for item in node]
-        if kind is dict:  # verbose form
-            if len(node) == 1:
-                ((key, rep),) = node.items()
-                tag = value(key, True)
-                if type(tag) is _Tag:
-                    return _composite(tag, value(rep))
-                return {_hashable(tag): value(rep)}
-            verbose = {}
-            for k, v in node.items():
-                vkey = _hashable(value(k, True))
-                verbose[vkey] = value(v)
-            return verbose
+            if as_key or (node and (node[0] == "~" or node[0] == "^")):
+                return string(node, as_key)
+            return node  # most strings: nothing to undo
+        if kind is list or kind is dict:
+            return container(node)
         return node
 
-    return value(doc)
+    def container(node: Any) -> Any:
+        if type(node) is dict:  # verbose form
+            if len(node) == 1:
+                ((tag, rep),) = node.items()
+                tag = key(tag)
+                if type(tag) is _Tag:
+                    return _composite(tag, convert(rep))
+                return {tag: convert(rep)}
+            return {key(k): convert(v) for k, v in node.items()}
+        if not node:
+            return node
+        head = node[0]
+        if head == "^ ":
+            out = {}
+            # Keys first, in order: the cache is filled in reading order. Almost every key
+            # of an API body is a cache code after its first use: one dict lookup.
+            for i in range(1, len(node) - 1, 2):
+                k = node[i]
+                v = node[i + 1]
+                hit = cached(k, _MISS) if type(k) is str else _MISS
+                # Only scalars are cached, and they are all hashable.
+                k = key(k) if hit is _MISS else hit
+                kind = type(v)
+                if kind is str:
+                    if v and (v[0] == "~" or v[0] == "^"):
+                        v = string(v, False)
+                elif kind is list or kind is dict:
+                    v = container(v)
+                out[k] = v
+            return out
+        start = 0
+        if len(node) == 2 and type(head) is str and head and (head[0] == "~" or head[0] == "^"):
+            head = string(head, False)
+            if type(head) is _Tag:
+                return _composite(head, convert(node[1]))
+            node[0] = head
+            start = 1
+        # A list: converted in place, json.loads made it for this walk alone.
+        for i in range(start, len(node)):
+            v = node[i]
+            kind = type(v)
+            if kind is str:
+                if v and (v[0] == "~" or v[0] == "^"):
+                    node[i] = string(v, False)
+            elif kind is list or kind is dict:
+                node[i] = container(v)
+        return node
+
+    return convert(doc)
 
 
 def loads(text: str | bytes) -> Any:

@@ -241,28 +241,35 @@ def attach(primary: list[Resource], included: list[Resource]) -> None:
     # object.__setattr__: pydantic's own __setattr__ is Python, and this runs for every resource.
     link = object.__setattr__
 
-    for res in (*primary, *included):
-        resolved: dict[str, Any] = {}
-        for name, rel in res.relationships.items():
-            data = rel.data
-            if data is None:
-                resolved[name] = None
-            elif isinstance(data, list):
-                resolved[name] = [find((ref.type, ref.id.int)) or _Missing(ref) for ref in data]
-            else:
-                resolved[name] = find((data.type, data.id.int)) or _Missing(data)
-        link(res, "_resolved", resolved)
-        link(res, "_path", ())
-    # Include paths, shortest first (breadth first from the data), for error messages.
-    seen = {id(r) for r in primary}
-    frontier: list[Resource] = list(primary)
-    while frontier:
-        reached: list[Resource] = []
+    # Breadth first from the data, so that each resource gets the shortest include path that
+    # reaches it (for error messages); included resources nothing refers to come last, at ().
+    seen: set[int] = set()
+    for start in (primary, included):
+        frontier = [r for r in start if id(r) not in seen]
         for res in frontier:
-            for name, value in res._resolved.items():
-                for item in value if isinstance(value, list) else (value,):
-                    if isinstance(item, Resource) and id(item) not in seen:
-                        seen.add(id(item))
-                        link(item, "_path", (*res._path, name))
-                        reached.append(item)
-        frontier = reached
+            seen.add(id(res))
+            link(res, "_path", ())
+        while frontier:
+            reached: list[Resource] = []
+            for res in frontier:
+                path = res._path
+                resolved: dict[str, Any] = {}
+                for name, rel in res.relationships.items():
+                    data = rel.data
+                    if data is None:
+                        resolved[name] = None
+                        continue
+                    if isinstance(data, list):
+                        found = [find((ref.type, ref.id.int)) or _Missing(ref) for ref in data]
+                        resolved[name] = found
+                    else:
+                        one = find((data.type, data.id.int)) or _Missing(data)
+                        resolved[name] = one
+                        found = [one]
+                    for item in found:
+                        if isinstance(item, Resource) and id(item) not in seen:
+                            seen.add(id(item))
+                            link(item, "_path", (*path, name))
+                            reached.append(item)
+                link(res, "_resolved", resolved)
+            frontier = reached
