@@ -21,7 +21,7 @@ from typing import Any
 
 from transit.transit_types import TaggedValue
 
-from flexclient._types import LatLng, Money
+from flexclient._types import latlng_from, money_from
 
 _CACHE_SIZE = 44 * 44
 # The cache codes in the order the writer hands them out: "^0" ... "^?", then "^00" ...
@@ -70,9 +70,9 @@ _SCALARS: dict[str, Any] = {
 
 def _composite(tag: str, rep: Any) -> Any:
     if tag == "mn" and isinstance(rep, list) and len(rep) == 2:
-        return Money(rep[0], rep[1])
+        return money_from(rep[0], rep[1])
     if tag == "geo" and isinstance(rep, list) and len(rep) == 2:
-        return LatLng(rep[0], rep[1])
+        return latlng_from(rep[0], rep[1])
     if tag in ("set", "list") and isinstance(rep, list):
         return rep
     if tag == "'":
@@ -92,7 +92,9 @@ def _hashable(key: Any) -> Any:
     return key
 
 
-_MISS = object()
+_MISS: Any = object()
+# First characters of the strings that mean something in Transit: escapes, tags, cache codes.
+_MARKED = frozenset(("~", "^"))
 _UNKNOWN_SAFETY = uuid.SafeUUID.unknown
 
 
@@ -117,6 +119,7 @@ def _read(doc: Any) -> Any:
     codes = _CODES
     cached = cache.get
     scalars = _SCALARS
+    marked = _MARKED
     # The same id comes back in every reference to a resource: parse it once a response.
     ids: dict[str, uuid.UUID] = {}
 
@@ -157,7 +160,7 @@ def _read(doc: Any) -> Any:
     def convert(node: Any, as_key: bool = False) -> Any:
         kind = type(node)
         if kind is str:
-            if as_key or (node and (node[0] == "~" or node[0] == "^")):
+            if as_key or node[:1] in marked:
                 return string(node, as_key)
             return node  # most strings: nothing to undo
         if kind is list or kind is dict:
@@ -180,22 +183,24 @@ def _read(doc: Any) -> Any:
             out = {}
             # Keys first, in order: the cache is filled in reading order. Almost every key
             # of an API body is a cache code after its first use: one dict lookup.
-            for i in range(1, len(node) - 1, 2):
-                k = node[i]
-                v = node[i + 1]
-                hit = cached(k, _MISS) if type(k) is str else _MISS
-                # Only scalars are cached, and they are all hashable.
-                k = key(k) if hit is _MISS else hit
+            pairs = iter(node)
+            next(pairs)
+            for k in pairs:
+                v = next(pairs)  # StopIteration for a key without value: not Transit
+                # A cache code, else a key read for the first time (or a cached falsy value,
+                # which `key` finds again). A composite key raises TypeError: the spec writes
+                # maps with such keys as `cmap`, so this is not Transit.
+                k = cached(k) or key(k)
                 kind = type(v)
                 if kind is str:
-                    if v and (v[0] == "~" or v[0] == "^"):
+                    if v[:1] in marked:
                         v = string(v, False)
                 elif kind is list or kind is dict:
                     v = container(v)
                 out[k] = v
             return out
         start = 0
-        if len(node) == 2 and type(head) is str and head and (head[0] == "~" or head[0] == "^"):
+        if len(node) == 2 and type(head) is str and head[:1] in marked:
             head = string(head, False)
             if type(head) is _Tag:
                 return _composite(head, convert(node[1]))
@@ -206,7 +211,7 @@ def _read(doc: Any) -> Any:
             v = node[i]
             kind = type(v)
             if kind is str:
-                if v and (v[0] == "~" or v[0] == "^"):
+                if v[:1] in marked:
                     node[i] = string(v, False)
             elif kind is list or kind is dict:
                 node[i] = container(v)
@@ -219,5 +224,5 @@ def loads(text: str | bytes) -> Any:
     """Transit JSON -> plain Python values; raises ValueError (or a subclass) if invalid."""
     try:
         return _read(json.loads(text))
-    except (IndexError, KeyError, TypeError, ArithmeticError) as exc:
+    except (IndexError, KeyError, TypeError, ArithmeticError, StopIteration) as exc:
         raise ValueError(f"invalid transit: {type(exc).__name__}: {exc}") from exc

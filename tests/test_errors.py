@@ -116,6 +116,14 @@ def test_bodies_that_are_not_the_error_shape_keep_their_raw_text(
             "not a valid 'listing'",
         ),
         ("application/json", b'{"data": [], "included": {"x": 1}}', "included"),
+        ("application/json", b'{"data": [{"id": 1, "type": ["listing"]}]}', r"not a valid \['"),
+        ("application/json", b'{"data": [], "included": [{"id": 1}]}', r"included\[0\]"),
+        (
+            "application/transit+json",
+            b'["^ ","~:data",["^ ","~:id","~u1","~:type","listing"]]',
+            "invalid transit",
+        ),
+        ("application/transit+json", b'["^ ","~:data"]', "invalid transit"),
     ],
 )
 def test_success_status_with_an_unreadable_body(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import uuid
 from typing import Any
 
 import pytest
@@ -142,3 +143,37 @@ def test_values() -> None:
     }
     with pytest.raises(ValueError):
         loads('["^ ","^5",1]')
+
+
+FORMS = [str, lambda u: str(u).upper(), lambda u: "{" + str(u) + "}"]
+
+
+@given(st.uuids(), st.sampled_from(FORMS))
+def test_uuids_are_the_standard_librarys(value: uuid.UUID, form: Any) -> None:
+    text = form(value)
+    read = loads(json.dumps(["~#'", f"~u{text}"]))
+    assert type(read) is uuid.UUID and read == value and str(read) == str(value)
+    assert hash(read) == hash(value) and read.version == value.version
+    assert read.is_safe == uuid.UUID(text).is_safe
+
+
+@pytest.mark.parametrize("text", ["~unot-a-uuid", "~u" + "g" * 32, "~u" + "0" * 31])
+def test_a_malformed_uuid_is_invalid_transit(text: str) -> None:
+    with pytest.raises(ValueError):
+        loads(json.dumps(["~#'", text]))
+
+
+def test_each_id_is_read_once_a_response() -> None:
+    one = "~uf81d4fae-7dec-11d0-a765-00a0c91e6bf6"
+    first, second = loads(json.dumps([one, one]))
+    assert first is second
+
+
+def test_money_and_points_are_checked_like_the_constructors() -> None:
+    point = loads('["~#geo",[60,24.5]]')
+    assert point == LatLng(60.0, 24.5) and type(point.lat) is float
+    assert loads('["~#mn",[5000,"USD"]]') == Money(5000, "USD")
+    with pytest.raises(ValueError, match="valid integer"):
+        loads('["~#mn",["5000","USD"]]')
+    with pytest.raises(ValueError, match="valid number"):
+        loads('["~#geo",["north",24.5]]')

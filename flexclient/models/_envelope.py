@@ -90,10 +90,11 @@ class EnvelopeError(ValueError):
     """A decoded body that is not an API envelope; the transport turns it into an `ApiError`."""
 
 
-def _resource(raw: object, where: str) -> Resource | object:
-    if not isinstance(raw, Mapping) or "id" not in raw or "type" not in raw:
-        # Not a resource (some endpoints answer plain values): kept as it came.
-        return raw
+def _resource(raw: object, where: str) -> Resource | None:
+    """The resource `raw` is, or None when it is not one (`{id, type, ...}`)."""
+    # type() before the ABC check: isinstance against Mapping is a Python call, per resource.
+    if not (type(raw) is dict or isinstance(raw, Mapping)) or "id" not in raw or "type" not in raw:
+        return None
     try:
         return resource_from(raw)
     except ValidationError as exc:
@@ -109,14 +110,26 @@ def build_envelope(body: object) -> Envelope[Any]:
     if not isinstance(raw_included, list):
         raise EnvelopeError("`included` is not a list")
     data: Any
+    primary: list[Resource] = []
     if isinstance(raw_data, list):
-        data = [_resource(item, f"data[{i}]") for i, item in enumerate(raw_data)]
+        data = []
+        for i, item in enumerate(raw_data):
+            res = _resource(item, f"data[{i}]")
+            if res is None:  # not a resource (some endpoints answer plain values): kept as is
+                data.append(item)
+            else:
+                data.append(res)
+                primary.append(res)
     else:
         data = _resource(raw_data, "data")
+        if data is None:
+            data = raw_data
+        else:
+            primary.append(data)
     included: list[Resource] = []
     for i, item in enumerate(raw_included):
         res = _resource(item, f"included[{i}]")
-        if not isinstance(res, Resource):
+        if res is None:
             raise EnvelopeError(f"included[{i}] is not a resource")
         included.append(res)
     try:
@@ -124,6 +137,5 @@ def build_envelope(body: object) -> Envelope[Any]:
     except ValidationError as exc:
         raise EnvelopeError(f"`meta` is not valid: {exc}") from exc
 
-    primary = [r for r in (data if isinstance(data, list) else [data]) if isinstance(r, Resource)]
     attach(primary, included)
     return Envelope(data=data, meta=meta, included=included)

@@ -224,7 +224,11 @@ def resource_from(raw: Mapping[str, Any]) -> Resource:
     if raw.get("attributes") is None:
         # Commands without `expand` answer only `{id, type}`: no attributes at all.
         raw = {**raw, "attributes": {}}
-    return model_for(str(raw.get("type"))).model_validate(raw)
+    rtype = raw.get("type")
+    cls = _REGISTRY.get(rtype, Resource) if type(rtype) is str else Resource
+    # The validator itself: model_validate adds a Python frame per resource for nothing here.
+    made: Resource = cls.__pydantic_validator__.validate_python(raw)
+    return made
 
 
 def attach(primary: list[Resource], included: list[Resource]) -> None:
@@ -267,7 +271,9 @@ def attach(primary: list[Resource], included: list[Resource]) -> None:
                         resolved[name] = one
                         found = [one]
                     for item in found:
-                        if isinstance(item, Resource) and id(item) not in seen:
+                        # Not isinstance(item, Resource): pydantic's ABC metaclass makes that
+                        # a Python call, and this runs for every reference.
+                        if not isinstance(item, _Missing) and id(item) not in seen:
                             seen.add(id(item))
                             link(item, "_path", (*path, name))
                             reached.append(item)
