@@ -48,10 +48,32 @@ def _millis(text: str) -> dt.datetime:
     return _EPOCH + dt.timedelta(milliseconds=int(text))
 
 
+_MISS: Any = object()
+# First characters of the strings that mean something in Transit: escapes, tags, cache codes.
+_MARKED = frozenset(("~", "^"))
+_UNKNOWN_SAFETY = uuid.SafeUUID.unknown
+_new = object.__new__
+_set_int = uuid.UUID.__dict__["int"].__set__
+_set_safety = uuid.UUID.__dict__["is_safe"].__set__
+
+
+def _uuid(text: str) -> uuid.UUID:
+    # uuid.UUID(text) spends most of its time on forms the API never writes (braces, urn:);
+    # this is its own check (32 digits once the dashes are gone, int() decides they are hex)
+    # and object, built without its keyword handling; other forms go to uuid.UUID.
+    digits = text.replace("-", "")
+    if len(digits) != 32:
+        return uuid.UUID(text)
+    made = _new(uuid.UUID)
+    _set_int(made, int(digits, 16))
+    _set_safety(made, _UNKNOWN_SAFETY)
+    return made
+
+
 _SCALARS: dict[str, Any] = {
     ":": str,  # keyword
     "$": str,  # symbol
-    "u": uuid.UUID,
+    "u": _uuid,
     "m": _millis,
     "t": _time,
     "f": decimal.Decimal,
@@ -92,24 +114,6 @@ def _hashable(key: Any) -> Any:
     return key
 
 
-_MISS: Any = object()
-# First characters of the strings that mean something in Transit: escapes, tags, cache codes.
-_MARKED = frozenset(("~", "^"))
-_UNKNOWN_SAFETY = uuid.SafeUUID.unknown
-
-
-def _uuid(text: str) -> uuid.UUID:
-    # uuid.UUID(text) spends most of its time on forms the API never writes (braces, urn:);
-    # this builds the same object from the canonical form, and falls back for anything else.
-    digits = text.replace("-", "")
-    if len(digits) != 32 or not digits.isalnum():
-        return uuid.UUID(text)
-    made = object.__new__(uuid.UUID)
-    object.__setattr__(made, "int", int(digits, 16))
-    object.__setattr__(made, "is_safe", _UNKNOWN_SAFETY)
-    return made
-
-
 def _read(doc: Any) -> Any:
     """One walk over `json.loads` output. Written as closures over locals, with scalars
     handled in the loops rather than by a call each: this is the hot path of every Transit
@@ -120,8 +124,10 @@ def _read(doc: Any) -> Any:
     cached = cache.get
     scalars = _SCALARS
     marked = _MARKED
-    # The same id comes back in every reference to a resource: parse it once a response.
-    ids: dict[str, uuid.UUID] = {}
+    # Scalars read outside the cache's reach (ids, times, numbers: immutable values), by
+    # their text. The same id comes back in every reference to a resource: parsed once.
+    parsed: dict[str, Any] = {}
+    known = parsed.get
 
     def remember(value: Any) -> None:
         n = len(cache)
@@ -140,17 +146,15 @@ def _read(doc: Any) -> Any:
             return text
         kind = text[1:2]
         value: Any
-        if kind == "u":
-            value = ids.get(text)
-            if value is None:
-                value = ids[text] = _uuid(text[2:])
-        elif kind in ("~", "^", "`"):
+        if kind in ("~", "^", "`"):
             value = text[1:]
         else:
             parse = scalars.get(kind)
             value = parse(text[2:]) if parse is not None else text
         if len(text) > 3 and (as_key or kind in (":", "$", "#")):
             remember(value)
+        elif not as_key:
+            parsed[text] = value
         return value
 
     def key(node: Any) -> Any:
@@ -194,7 +198,7 @@ def _read(doc: Any) -> Any:
                 kind = type(v)
                 if kind is str:
                     if v[:1] in marked:
-                        v = string(v, False)
+                        v = known(v) or string(v, False)
                 elif kind is list or kind is dict:
                     v = container(v)
                 out[k] = v
@@ -212,7 +216,7 @@ def _read(doc: Any) -> Any:
             kind = type(v)
             if kind is str:
                 if v[:1] in marked:
-                    node[i] = string(v, False)
+                    node[i] = known(v) or string(v, False)
             elif kind is list or kind is dict:
                 node[i] = container(v)
         return node
