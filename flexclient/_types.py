@@ -104,8 +104,7 @@ class LatLngBounds:
 def _built(cls: type[_T], **fields: object) -> _T:
     # The dataclass without its validation: for values already checked to have exact types.
     made = object.__new__(cls)
-    for name, value in fields.items():
-        object.__setattr__(made, name, value)
+    made.__dict__.update(fields)  # where a (frozen) dataclass keeps its fields
     return made
 
 

@@ -12,7 +12,7 @@ import builtins
 import copy
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -51,7 +51,9 @@ class Relationship(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    data: Ref | list[Ref] | None = None
+    # Tried in order (a list, else one reference): pydantic's default "smart" union tries
+    # every member on every value, and there is one of these for every relationship.
+    data: Annotated[list[Ref] | Ref | None, Field(union_mode="left_to_right")] = None
 
 
 class Attributes(WireModel):
@@ -159,12 +161,17 @@ class Resource(BaseModel):
         `RelationshipNotIncludedError`, naming the include path to add, when the response
         did not include it.
         """
-        resolved = getattr(self, "_resolved", {}).get(name, _ABSENT)
+        links = getattr(self, "_resolved", None)  # None: not read from a response
+        resolved: Any = _ABSENT if links is None else links.get(name, _ABSENT)
         if resolved is _ABSENT:
             raise RelationshipNotIncludedError(self._include_path(name))
         missing = resolved if isinstance(resolved, _Missing) else None
         if isinstance(resolved, list):
-            missing = next((r for r in resolved if isinstance(r, _Missing)), None)
+            for item in resolved:
+                if isinstance(item, _Missing):
+                    missing = item
+                    break
+            resolved = list(resolved)  # the caller's own list
         if missing is not None:
             ref = missing.ref
             detail = f"{ref.type} {ref.id} is not in `included`"
@@ -199,7 +206,8 @@ class Resource(BaseModel):
         return [self._expect(name, v, cls) for v in value]
 
     def _expect(self, name: str, value: object, cls: builtins.type[R]) -> R:
-        if not isinstance(value, cls):
+        # The exact type first: isinstance against a pydantic model class is a Python call.
+        if type(value) is not cls and not isinstance(value, cls):
             got = value.type if isinstance(value, Resource) else type(value).__name__
             raise RelationshipTypeError(
                 f"relationship {name!r} holds a {got!r}, not a {cls.resource_type!r}; "
