@@ -69,6 +69,7 @@ class _Missing:
 
 _ABSENT = object()
 _LINKS = ("_path", "_resolved")
+_NO_LINKS: dict[str, Any] = {}  # shared by resources without relationships; never written
 
 R = TypeVar("R", bound="Resource")
 
@@ -264,6 +265,9 @@ def attach(primary: list[Resource], included: list[Resource]) -> None:
         while frontier:
             reached: list[Resource] = []
             for res in frontier:
+                if not res.relationships:  # most included resources (images) refer to nothing
+                    link(res, "_resolved", _NO_LINKS)
+                    continue
                 path = res._path
                 resolved: dict[str, Any] = {}
                 for name, rel in res.relationships.items():
