@@ -7,10 +7,11 @@ import uuid
 
 import pytest
 import requests_mock
+from pydantic import ValidationError
 
 from flexclient import LatLng, MarketplaceClient, Money, Resource
 from flexclient._wire import FORMATS, WireFormatName
-from flexclient.models import Event, Image, Listing, OwnListing, Transaction, User
+from flexclient.models import Event, Image, Listing, OwnListing, Transaction, User, resource_from
 from flexclient.models._envelope import Envelope, build_envelope
 from tests import sample
 from tests.conftest import MP, NO_WAIT
@@ -207,3 +208,14 @@ def test_user_is_typed(page: Envelope[list[Listing]]) -> None:
     author = page.data[0].author
     assert isinstance(author, User)
     assert author.attributes.profile.display_name == "Jane D"
+
+
+def test_resource_from_a_stored_resource() -> None:
+    listing = resource_from({"id": str(sample.LISTING), "type": "listing", "attributes": None})
+    assert isinstance(listing, Listing) and listing.attributes.title is None
+    other = resource_from(
+        {"id": str(sample.LISTING), "type": "somethingNew", "attributes": {"x": 1}}
+    )
+    assert type(other) is Resource and other.attributes.model_extra == {"x": 1}
+    with pytest.raises(ValidationError, match="type"):
+        resource_from({"id": str(sample.LISTING), "type": ["listing"]})

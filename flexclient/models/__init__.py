@@ -1,7 +1,14 @@
 """Response models: the envelope, the generic resource, and one typed model per resource type."""
 
 from flexclient.models._envelope import Envelope, Meta
-from flexclient.models._resource import Attributes, Ref, Relationship, Resource, WireModel
+from flexclient.models._resource import (
+    Attributes,
+    Ref,
+    Relationship,
+    Resource,
+    WireModel,
+    resource_from,
+)
 from flexclient.models.availability import (
     AvailabilityException,
     AvailabilityExceptionAttributes,
@@ -86,4 +93,5 @@ __all__ = [
     "UserAttributes",
     "UserProfile",
     "WireModel",
+    "resource_from",
 ]

@@ -225,10 +225,13 @@ def model_for(resource_type: str) -> type[Resource]:
 def resource_from(raw: Mapping[str, Any]) -> Resource:
     """A decoded `{id, type, attributes, relationships}` as the model for its `type`.
 
-    Raises pydantic's `ValidationError` when it does not fit that model.
+    What the client does with each resource of a response; useful for resources kept as
+    JSON (a stored event, a fixture). Types this client has no model for give a `Resource`;
+    absent or null `attributes` give empty ones. Raises pydantic's `ValidationError` when the
+    value does not fit the model. Relationships are resolved only within a response.
 
     >>> resource_from({"id": "c6ff7190-bdf7-47a0-8a2b-e3136e74334f", "type": "listing"})
-    <Listing c6ff7190-bdf7-47a0-8a2b-e3136e74334f>
+    <Listing listing c6ff7190-bdf7-47a0-8a2b-e3136e74334f>
     """
     if raw.get("attributes") is None:
         # Commands without `expand` answer only `{id, type}`: no attributes at all.
