@@ -48,7 +48,6 @@ def _millis(text: str) -> dt.datetime:
     return _EPOCH + dt.timedelta(milliseconds=int(text))
 
 
-_MISS: Any = object()
 # First characters of the strings that mean something in Transit: escapes, tags, cache codes.
 _MARKED = frozenset(("~", "^"))
 _UNKNOWN_SAFETY = uuid.SafeUUID.unknown
