@@ -219,3 +219,11 @@ def test_resource_from_a_stored_resource() -> None:
     assert type(other) is Resource and other.attributes.model_extra == {"x": 1}
     with pytest.raises(ValidationError, match="type"):
         resource_from({"id": str(sample.LISTING), "type": ["listing"]})
+
+
+def test_every_typed_resource_can_be_built_without_attributes() -> None:
+    from flexclient.models._resource import _REGISTRY
+
+    for rtype, cls in _REGISTRY.items():
+        made = cls.model_validate({"id": str(sample.LISTING), "type": rtype})
+        assert type(made) is cls and made.attributes.model_dump(exclude_unset=True) == {}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import ClassVar
 
+from pydantic import Field
+
 from flexclient.models._resource import Attributes, Resource
 
 
@@ -21,7 +23,7 @@ class TimeSlot(Resource):
     """A period when a listing can be booked (`timeslots.query`)."""
 
     resource_type: ClassVar[str | None] = "timeSlot"
-    attributes: TimeSlotAttributes
+    attributes: TimeSlotAttributes = Field(default_factory=TimeSlotAttributes)
 
 
 class AvailabilityExceptionAttributes(Attributes):
@@ -34,4 +36,6 @@ class AvailabilityException(Resource):
     """An override of a listing's availability plan for a period."""
 
     resource_type: ClassVar[str | None] = "availabilityException"
-    attributes: AvailabilityExceptionAttributes
+    attributes: AvailabilityExceptionAttributes = Field(
+        default_factory=AvailabilityExceptionAttributes
+    )

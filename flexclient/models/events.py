@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from pydantic import SerializeAsAny, model_validator
+from pydantic import Field, SerializeAsAny, model_validator
 
 from flexclient.models._resource import Attributes, Resource, WireModel, resource_from
 
@@ -56,4 +56,4 @@ class Event(Resource):
     """One change in the marketplace (`events.query` of the Integration API)."""
 
     resource_type: ClassVar[str | None] = "event"
-    attributes: EventAttributes
+    attributes: EventAttributes = Field(default_factory=EventAttributes)

@@ -30,4 +30,4 @@ class Image(Resource):
     """
 
     resource_type: ClassVar[str | None] = "image"
-    attributes: ImageAttributes
+    attributes: ImageAttributes = Field(default_factory=ImageAttributes)

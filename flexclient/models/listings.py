@@ -42,7 +42,7 @@ class Listing(Resource):
     """
 
     resource_type: ClassVar[str | None] = "listing"
-    attributes: ListingAttributes
+    attributes: ListingAttributes = Field(default_factory=ListingAttributes)
 
     @property
     def author(self) -> User:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from pydantic import Field
+
 from flexclient.models._resource import Attributes, Resource
 
 
@@ -16,4 +18,4 @@ class Marketplace(Resource):
     """The marketplace itself (`marketplace.show`)."""
 
     resource_type: ClassVar[str | None] = "marketplace"
-    attributes: MarketplaceAttributes
+    attributes: MarketplaceAttributes = Field(default_factory=MarketplaceAttributes)

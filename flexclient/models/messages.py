@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, ClassVar
 
+from pydantic import Field
+
 from flexclient.models._resource import Attributes, Resource
 from flexclient.models.users import User
 
@@ -21,7 +23,7 @@ class Message(Resource):
     """A message; include `sender` to read who sent it."""
 
     resource_type: ClassVar[str | None] = "message"
-    attributes: MessageAttributes
+    attributes: MessageAttributes = Field(default_factory=MessageAttributes)
 
     @property
     def sender(self) -> User:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, ClassVar
 
+from pydantic import Field
+
 from flexclient.models._resource import Attributes, Resource
 from flexclient.models.listings import Listing
 from flexclient.models.users import User
@@ -28,7 +30,7 @@ class Review(Resource):
     """A review of a user (`subject`), written by `author` about a transaction."""
 
     resource_type: ClassVar[str | None] = "review"
-    attributes: ReviewAttributes
+    attributes: ReviewAttributes = Field(default_factory=ReviewAttributes)
 
     @property
     def author(self) -> User:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, ClassVar
 
+from pydantic import Field
+
 from flexclient.models._resource import Attributes, Resource
 
 if TYPE_CHECKING:
@@ -20,7 +22,7 @@ class Stock(Resource):
     """The available quantity of a listing (`currentStock`)."""
 
     resource_type: ClassVar[str | None] = "stock"
-    attributes: StockAttributes
+    attributes: StockAttributes = Field(default_factory=StockAttributes)
 
 
 class StockAdjustmentAttributes(Attributes):
@@ -32,7 +34,7 @@ class StockAdjustment(Resource):
     """A change in a listing's stock."""
 
     resource_type: ClassVar[str | None] = "stockAdjustment"
-    attributes: StockAdjustmentAttributes
+    attributes: StockAdjustmentAttributes = Field(default_factory=StockAdjustmentAttributes)
 
     @property
     def stock_reservation(self) -> StockReservation | None:
@@ -50,7 +52,7 @@ class StockReservation(Resource):
     """Stock held for a transaction."""
 
     resource_type: ClassVar[str | None] = "stockReservation"
-    attributes: StockReservationAttributes
+    attributes: StockReservationAttributes = Field(default_factory=StockReservationAttributes)
 
     @property
     def listing(self) -> Listing:

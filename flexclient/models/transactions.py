@@ -73,7 +73,7 @@ class Booking(Resource):
     """A booking made by a transaction."""
 
     resource_type: ClassVar[str | None] = "booking"
-    attributes: BookingAttributes
+    attributes: BookingAttributes = Field(default_factory=BookingAttributes)
 
     @property
     def transaction(self) -> Transaction:
@@ -84,7 +84,7 @@ class Transaction(Resource):
     """A transaction between a customer and a provider about a listing."""
 
     resource_type: ClassVar[str | None] = "transaction"
-    attributes: TransactionAttributes
+    attributes: TransactionAttributes = Field(default_factory=TransactionAttributes)
 
     @property
     def listing(self) -> Listing:
@@ -130,4 +130,4 @@ class ProcessTransition(Resource):
     """A transition a transaction can take next (`process_transitions.query`)."""
 
     resource_type: ClassVar[str | None] = "processTransition"
-    attributes: ProcessTransitionAttributes
+    attributes: ProcessTransitionAttributes = Field(default_factory=ProcessTransitionAttributes)

@@ -46,7 +46,7 @@ class User(Resource):
     """A user (`users.show`; the author of a listing)."""
 
     resource_type: ClassVar[str | None] = "user"
-    attributes: UserAttributes
+    attributes: UserAttributes = Field(default_factory=UserAttributes)
 
     @property
     def profile_image(self) -> Image | None:
@@ -67,4 +67,4 @@ class CurrentUser(User):
     """The logged-in user (`current_user.show`), with private attributes."""
 
     resource_type: ClassVar[str | None] = "currentUser"
-    attributes: CurrentUserAttributes
+    attributes: CurrentUserAttributes = Field(default_factory=CurrentUserAttributes)
