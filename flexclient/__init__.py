@@ -36,6 +36,7 @@ from flexclient._errors import (
 from flexclient._events import EventFeed, FilePositionStore, MemoryPositionStore, PositionStore
 from flexclient._limits import Bucket, RateLimits
 from flexclient._multipart import UploadProgress
+from flexclient._pages import PaginationLimitWarning
 from flexclient._query import object_query
 from flexclient._tokens import AuthInfo, FileTokenStore, MemoryTokenStore, Token, TokenStore
 from flexclient._transport import RetryPolicy
@@ -71,6 +72,7 @@ __all__ = [
     "Meta",
     "Money",
     "NotFoundError",
+    "PaginationLimitWarning",
     "ParameterError",
     "PayloadTooLargeError",
     "PaymentRequiredError",

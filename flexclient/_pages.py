@@ -10,7 +10,13 @@ from flexclient._errors import ParameterError
 
 
 class PaginationLimitWarning(UserWarning):
-    """The API lets a query read only its first `paginationLimit` pages; more results exist."""
+    """The API lets a query read only its first `paginationLimit` pages; more results exist.
+
+    Warned when `.iter()` or `.pages()` stops at that limit. To make it an error:
+
+    >>> import warnings
+    >>> warnings.simplefilter("error", PaginationLimitWarning)  # doctest: +SKIP
+    """
 
 
 def pages(

@@ -8,8 +8,7 @@ import warnings
 import pytest
 import requests_mock
 
-from flexclient import MarketplaceClient, ParameterError
-from flexclient._pages import PaginationLimitWarning
+from flexclient import MarketplaceClient, PaginationLimitWarning, ParameterError
 from flexclient.models import Listing, User
 from flexclient.testing import FakeMarketplace
 from tests.conftest import MP, NO_WAIT
