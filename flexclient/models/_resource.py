@@ -237,7 +237,7 @@ def resource_from(raw: Mapping[str, Any]) -> Resource:
         # Commands without `expand` answer only `{id, type}`: no attributes at all.
         raw = {**raw, "attributes": {}}
     rtype = raw.get("type")
-    cls = _REGISTRY.get(rtype, Resource) if type(rtype) is str else Resource
+    cls = model_for(rtype) if type(rtype) is str else Resource
     # The validator itself: model_validate adds a Python frame per resource for nothing here.
     made: Resource = cls.__pydantic_validator__.validate_python(raw)
     return made
