@@ -45,9 +45,16 @@ from flexclient._transport import (
     Timeout,
     Transport,
 )
-from flexclient._wire import FORMATS, JSON, WireDecodeError, WireFormatName, format_for_content_type
+from flexclient._wire import (
+    FORMATS,
+    JSON,
+    WireDecodeError,
+    WireFormat,
+    WireFormatName,
+    format_for_content_type,
+)
 from flexclient.models import Envelope
-from flexclient.models._envelope import EnvelopeError, build_envelope
+from flexclient.models._envelope import EnvelopeError, build_envelope, envelope_from_json
 
 
 def _is_loopback(host: str) -> bool:
@@ -117,6 +124,15 @@ class _GcPause:
 
 
 gc_paused = _GcPause()
+
+
+def read_envelope(fmt: WireFormat, content: bytes) -> Envelope[Any]:
+    """A successful response's body as an `Envelope`; raises `WireDecodeError`, `EnvelopeError`."""
+    with gc_paused():
+        # JSON goes from bytes straight into models; Transit is read into plain values first
+        # (and so is JSON that only json.loads reads).
+        envelope = envelope_from_json(content) if fmt is JSON else None
+        return envelope if envelope is not None else build_envelope(fmt.decode(content))
 
 
 class ClientOptions(TypedDict, total=False):
@@ -278,8 +294,7 @@ class BaseClient(ABC):
                 f"Content-Type {content_type!r} is not JSON or Transit",
             )
         try:
-            with gc_paused():
-                envelope = build_envelope(fmt.decode(raw.content))
+            envelope = read_envelope(fmt, raw.content)
         except (WireDecodeError, EnvelopeError) as exc:
             raise _api_error(raw, UnexpectedResponseError, str(exc)) from exc
         return Response(

@@ -108,10 +108,14 @@ docs = st.recursive(
 
 
 def malformed_tags(doc: Any) -> bool:
-    """A tag heading a list that is not exactly [tag, value]: not Transit."""
+    """A tag heading a list that is not exactly [tag, value], or a collection tag whose value
+    is not a list (`["~#set", "abc"]`): not Transit."""
     if not isinstance(doc, list):
         return False
     tag_head = bool(doc) and isinstance(doc[0], str) and doc[0].startswith(("~#", "^"))
+    maybe_set = tag_head and doc[0] in ("~#set", "^0", "^1")  # a cache code may be the tag
+    if maybe_set and len(doc) == 2 and not isinstance(doc[1], list):
+        return True
     return (tag_head and len(doc) != 2) or any(malformed_tags(x) for x in doc)
 
 

@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Generic, TypeVar
+import functools
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, Generic, TypeVar, cast
 
-from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    SerializeAsAny,
+    TypeAdapter,
+    ValidationError,
+)
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from flexclient.models._display import dataframe, html_table, record
-from flexclient.models._resource import WIRE_CONFIG, Resource, attach, resource_from
+from flexclient.models._resource import (
+    WIRE_CONFIG,
+    Resource,
+    attach,
+    registered_models,
+    resource_from,
+)
 
 D = TypeVar("D")
 
@@ -90,52 +106,142 @@ class EnvelopeError(ValueError):
     """A decoded body that is not an API envelope; the transport turns it into an `ApiError`."""
 
 
-def _resource(raw: object, where: str) -> Resource | None:
-    """The resource `raw` is, or None when it is not one (`{id, type, ...}`)."""
-    # type() before the ABC check: isinstance against Mapping is a Python call, per resource.
-    if not (type(raw) is dict or isinstance(raw, Mapping)) or "id" not in raw or "type" not in raw:
-        return None
+# How a body becomes models: one pydantic validation of the whole body, in pydantic-core.
+# Each resource goes by its `type` to its model's own validator; what that does not take (a
+# type without a model, null `attributes`, a value that is no resource) comes to the
+# functions below, which say why or keep the value. The whole body as one schema is what
+# lets a JSON body go from bytes straight into models (`envelope_from_json`).
+
+_NOT_RESOURCE = "flexclient_resource"
+
+
+def _is_resource(raw: object) -> bool:
+    # type() before the ABC check: isinstance against Mapping is a Python call.
+    return (type(raw) is dict or isinstance(raw, Mapping)) and "id" in raw and "type" in raw
+
+
+def _typed(raw: Mapping[str, Any]) -> Resource:
     try:
         return resource_from(raw)
     except ValidationError as exc:
-        raise EnvelopeError(f"{where}: not a valid {raw['type']!r} resource: {exc}") from exc
+        reason = f"not a valid {raw['type']!r} resource: {exc}"
+        raise PydanticCustomError(_NOT_RESOURCE, "{reason}", {"reason": reason}) from exc
+
+
+def _included(raw: object) -> Resource:
+    if not _is_resource(raw):
+        raise PydanticCustomError(_NOT_RESOURCE, "{reason}", {"reason": "is not a resource"})
+    return _typed(cast(Mapping[str, Any], raw))
+
+
+def _data_item(raw: object) -> Any:
+    # Not a resource: some endpoints answer plain values in `data`; they are kept as they are.
+    return _typed(cast(Mapping[str, Any], raw)) if _is_resource(raw) else raw
+
+
+def _data_one(raw: object) -> Any:
+    if type(raw) is list:  # a list whose items did not all validate: that error is the one
+        raise PydanticCustomError("flexclient_list", "a list is read item by item")
+    return _data_item(raw)
+
+
+def _by_type(handler: GetCoreSchemaHandler, models: tuple[type[Resource], ...]) -> CoreSchema:
+    choices: dict[Hashable, CoreSchema] = {
+        m.resource_type: handler.generate_schema(m) for m in models if m.resource_type
+    }
+    return core_schema.tagged_union_schema(choices, discriminator="type")
+
+
+def _or(first: CoreSchema, rest: Callable[[Any], Any]) -> CoreSchema:
+    then = core_schema.no_info_plain_validator_function(rest)
+    return core_schema.union_schema([first, then], mode="left_to_right")
+
+
+@functools.lru_cache(maxsize=4)
+def _body(models: tuple[type[Resource], ...]) -> TypeAdapter[dict[str, Any]]:
+    """The validator of a body for these resource models (the registry when it is built)."""
+
+    class Body:
+        @classmethod
+        def __get_pydantic_core_schema__(
+            cls, source: object, handler: GetCoreSchemaHandler
+        ) -> CoreSchema:
+            field = core_schema.typed_dict_field
+            by_type = _by_type(handler, models)
+            item = _or(by_type, _data_item)
+            data: list[CoreSchema | tuple[CoreSchema, str]] = [
+                core_schema.list_schema(item),
+                _or(by_type, _data_one),
+            ]
+            included = core_schema.list_schema(_or(by_type, _included))
+            meta = handler.generate_schema(Meta)
+            fields = {
+                "data": field(core_schema.union_schema(data, mode="left_to_right")),
+                "included": field(core_schema.nullable_schema(included), required=False),
+                "meta": field(core_schema.nullable_schema(meta), required=False),
+            }
+            return core_schema.typed_dict_schema(fields)
+
+    return TypeAdapter(cast(type[dict[str, Any]], Body))
+
+
+def _adapter() -> TypeAdapter[dict[str, Any]]:
+    # Keyed by the registered models: a model defined later (a user's own) is used from then on.
+    return _body(registered_models())
+
+
+def _error(exc: ValidationError) -> EnvelopeError:
+    """What is wrong with a body, from pydantic's errors: where, and why."""
+    errors = exc.errors(include_url=False)
+    for err in errors:
+        if err["type"] == _NOT_RESOURCE:
+            where = "".join(
+                f"[{p}]" if isinstance(p, int) else p
+                for p in err["loc"]
+                if isinstance(p, int) or p in ("data", "included")
+            )
+            return EnvelopeError(
+                f"{where} {err['msg']}"
+                if err["msg"].startswith("is ")
+                else f"{where}: {err['msg']}"
+            )
+    first = errors[0]["loc"][:1] if errors else ()
+    if first == ("included",):
+        return EnvelopeError("`included` is not a list")
+    if first == ("meta",):
+        why = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors)
+        return EnvelopeError(f"`meta` is not valid: {why}")
+    return EnvelopeError("the body is not an API envelope (no `data`)")
+
+
+def _envelope(body: dict[str, Any]) -> Envelope[Any]:
+    data = body["data"]
+    included: list[Resource] = body.get("included") or []
+    primary = [r for r in (data if type(data) is list else [data]) if isinstance(r, Resource)]
+    attach(primary, included)
+    return Envelope(data=data, meta=body.get("meta") or Meta(), included=included)
 
 
 def build_envelope(body: object) -> Envelope[Any]:
     """Decoded body -> `Envelope` with typed resources and relationships resolvable."""
-    if not isinstance(body, Mapping) or "data" not in body:
-        raise EnvelopeError("the body is not an API envelope (no `data`)")
-    raw_data = body["data"]
-    raw_included = body.get("included") or []
-    if not isinstance(raw_included, list):
-        raise EnvelopeError("`included` is not a list")
-    data: Any
-    primary: list[Resource] = []
-    if isinstance(raw_data, list):
-        data = []
-        for i, item in enumerate(raw_data):
-            res = _resource(item, f"data[{i}]")
-            if res is None:  # not a resource (some endpoints answer plain values): kept as is
-                data.append(item)
-            else:
-                data.append(res)
-                primary.append(res)
-    else:
-        data = _resource(raw_data, "data")
-        if data is None:
-            data = raw_data
-        else:
-            primary.append(data)
-    included: list[Resource] = []
-    for i, item in enumerate(raw_included):
-        res = _resource(item, f"included[{i}]")
-        if res is None:
-            raise EnvelopeError(f"included[{i}] is not a resource")
-        included.append(res)
     try:
-        meta = Meta.model_validate(body.get("meta") or {})
+        validated = _adapter().validate_python(body)
     except ValidationError as exc:
-        raise EnvelopeError(f"`meta` is not valid: {exc}") from exc
+        raise _error(exc) from exc
+    return _envelope(validated)
 
-    attach(primary, included)
-    return Envelope(data=data, meta=meta, included=included)
+
+def envelope_from_json(raw: bytes) -> Envelope[Any] | None:
+    """A JSON body straight into an `Envelope`, with no plain values in between.
+
+    None when pydantic's JSON parser does not read the bytes: `json.loads` reads a little
+    more (lone surrogate escapes, nesting deeper than 200), so the caller decodes and calls
+    `build_envelope`, which also says what is wrong when nothing reads them.
+    """
+    try:
+        validated = _adapter().validate_json(raw)
+    except ValidationError as exc:
+        if any(err["type"] == "json_invalid" for err in exc.errors(include_url=False)):
+            return None
+        raise _error(exc) from exc
+    return _envelope(validated)

@@ -222,6 +222,11 @@ def model_for(resource_type: str) -> type[Resource]:
     return _REGISTRY.get(resource_type, Resource)
 
 
+def registered_models() -> tuple[type[Resource], ...]:
+    """The model of every resource type with one, the latest definition of each."""
+    return tuple(_REGISTRY.values())
+
+
 def resource_from(raw: Mapping[str, Any]) -> Resource:
     """A decoded `{id, type, attributes, relationships}` as the model for its `type`.
 

@@ -1,0 +1,152 @@
+"""A JSON body goes from bytes straight into models; the result is what decoding it first gives."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any, ClassVar
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import Field
+
+from flexclient._client import read_envelope
+from flexclient._wire import JSON, TRANSIT
+from flexclient.models import Attributes, Listing, Resource, User
+from flexclient.models._envelope import Envelope, EnvelopeError, build_envelope
+from tests import sample
+
+LISTING = "c6ff7190-bdf7-47a0-8a2b-e3136e74334f"
+
+
+def both(raw: bytes) -> tuple[Envelope[Any], Envelope[Any]]:
+    """The body read as the client reads it, and read by json.loads first."""
+    return read_envelope(JSON, raw), build_envelope(json.loads(raw))
+
+
+def same(straight: Envelope[Any], decoded: Envelope[Any]) -> None:
+    assert straight.model_dump() == decoded.model_dump()
+    assert [type(r) for r in straight.resources()] == [type(r) for r in decoded.resources()]
+    assert [type(r) for r in straight.included] == [type(r) for r in decoded.included]
+    for a, b in zip(straight.resources(), decoded.resources(), strict=True):
+        assert a.model_fields_set == b.model_fields_set
+        assert a.attributes.model_fields_set == b.attributes.model_fields_set
+
+
+BODIES: dict[str, object] = {
+    "page": sample.page(),
+    "show": {"data": sample.page()["data"][0], "included": sample.page()["included"]},
+    "null attributes, included and meta": {
+        "data": {"id": LISTING, "type": "listing", "attributes": None},
+        "included": None,
+        "meta": None,
+    },
+    "no attributes": {"data": {"id": LISTING, "type": "listing"}},
+    "type without a model": {
+        "data": [{"id": LISTING, "type": "someFutureType", "attributes": {"aB": [1, 2.5]}}]
+    },
+    "plain values in data": {"data": [1, "two", None, {"no": "id"}, [3]]},
+    "plain value as data": {"data": None},
+    "empty page": {"data": [], "included": [], "meta": {"totalItems": 0}},
+}
+
+
+@pytest.mark.parametrize("name", BODIES)
+def test_json_straight_into_models_is_json_loads_then_models(name: str) -> None:
+    straight, decoded = both(JSON.encode(BODIES[name]))  # type: ignore[arg-type]
+    same(straight, decoded)
+
+
+def test_the_page_resolves_as_from_transit() -> None:
+    straight = read_envelope(JSON, JSON.encode(sample.page()))
+    transit = read_envelope(TRANSIT, TRANSIT.encode(sample.page()))
+    assert straight.model_dump() == transit.model_dump()
+    listing = straight.data[0]
+    assert isinstance(listing, Listing) and isinstance(listing.author, User)
+    assert listing.author.model_dump() == transit.data[0].author.model_dump()
+
+
+# Extended data as users write it: any JSON, including numbers at the edges of floats and
+# integers, and text beyond ASCII.
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=20,
+)
+
+
+@given(json_values, st.text(max_size=20))
+def test_any_extended_data_reads_the_same_both_ways(public: object, title: str) -> None:
+    body = {
+        "data": {
+            "id": LISTING,
+            "type": "listing",
+            "attributes": {"title": title, "publicData": {"value": public}},
+        }
+    }
+    straight, decoded = both(json.dumps(body).encode())
+    same(straight, decoded)
+    assert straight.data.attributes.public_data == {"value": public}
+
+
+def listing_with(attributes: str) -> bytes:
+    """A show body for one listing, its attributes written as JSON text."""
+    head = '{"data": {"id": "' + LISTING + '", "type": "listing", "attributes": '
+    return (head + attributes + "}}").encode()
+
+
+@pytest.mark.parametrize(
+    "attributes",
+    [
+        # Only json.loads reads these: a lone surrogate escape, and nesting deeper than the
+        # 200 levels pydantic's parser takes. The body is read all the same.
+        '{"title": "\\ud800"}',
+        '{"publicData": {"deep": ' + "[" * 300 + "]" * 300 + "}}",
+    ],
+)
+def test_bodies_only_json_loads_reads_are_still_read(attributes: str) -> None:
+    straight, decoded = both(listing_with(attributes))
+    same(straight, decoded)
+
+
+@pytest.mark.parametrize(
+    "body,words",
+    [
+        (b"[1, 2, 3]", "not an API envelope"),
+        (b'{"included": []}', "not an API envelope"),
+        (b'{"data": [{"id": "not-a-uuid", "type": "listing"}]}', "data[0]: not a valid 'listing'"),
+        (b'{"data": [], "included": [{"id": 1}]}', "included[0] is not a resource"),
+        (b'{"data": [], "included": {"x": 1}}', "`included` is not a list"),
+        (b'{"data": [], "meta": {"totalItems": "many"}}', "`meta` is not valid: meta.totalItems"),
+        (listing_with('{"price": {"amount": "x"}}'), "data: not a valid 'listing' resource"),
+    ],
+)
+def test_a_body_that_is_not_an_envelope_says_where_the_same_way(body: bytes, words: str) -> None:
+    with pytest.raises(EnvelopeError) as straight:
+        read_envelope(JSON, body)
+    with pytest.raises(EnvelopeError) as decoded:
+        build_envelope(json.loads(body))
+    assert words in str(straight.value)
+    assert str(straight.value) == str(decoded.value)
+
+
+def test_a_model_defined_later_is_used_for_its_type() -> None:
+    body = JSON.encode({"data": {"id": LISTING, "type": "flexclientTestGadget"}})
+    assert type(read_envelope(JSON, body).data) is Resource  # before: no model for the type
+
+    class GadgetAttributes(Attributes):
+        size: int = 3
+
+    class Gadget(Resource):
+        resource_type: ClassVar[str | None] = "flexclientTestGadget"
+        attributes: GadgetAttributes = Field(default_factory=GadgetAttributes)
+
+    for fmt in (JSON, TRANSIT):
+        raw = fmt.encode({"data": {"id": uuid.UUID(LISTING), "type": "flexclientTestGadget"}})
+        got = read_envelope(fmt, raw).data
+        assert type(got) is Gadget and got.attributes.size == 3
