@@ -44,12 +44,14 @@ def pages(
             last = page >= meta.total_pages
         else:  # totalItems may be null: a short page is the last one
             last = count == 0 or (isinstance(per_page, int) and count < per_page)
-        limit = meta.pagination_limit
+        limit, total = meta.pagination_limit, meta.total_items
+        # Let go of this page before the next is fetched: one page in memory at a time.
+        del res, meta
         if not last and limit is not None and page >= limit:
             warnings.warn(
                 PaginationLimitWarning(
                     f"stopped at page {page}, the pagination limit of this query; "
-                    f"{meta.total_items or 'more'} results in all: narrow the query "
+                    f"{total or 'more'} results in all: narrow the query "
                     "(filters, or a sort and ranges of it) to read the rest"
                 ),
                 stacklevel=3,
@@ -85,6 +87,7 @@ def items(
                     bar.update(1)
                 if max_items is not None and given >= max_items:
                     return
+            del res  # not kept while the next page is fetched
     finally:
         if bar is not None:
             bar.close()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 import warnings
+import weakref
+from typing import Any
 
 import pytest
 import requests_mock
@@ -105,9 +108,28 @@ def test_the_pagination_limit_stops_with_a_warning(mock: requests_mock.Mocker) -
             for n in (1, 2, 3)
         ],
     )
-    with pytest.warns(PaginationLimitWarning, match="page 2"):
+    with pytest.warns(PaginationLimitWarning, match="page 2, .* 10 results in all"):
         assert len(list(sdk.listings.query.iter({"perPage": 2}))) == 4
     assert mock.call_count == 3  # token + 2 pages
+
+
+def test_one_page_at_a_time_is_kept_while_iterating(mock: requests_mock.Mocker) -> None:
+    sdk = MarketplaceClient("client-id", base_url=MP, retry_policy=NO_WAIT)
+    seen: list[weakref.ref[Listing]] = []
+    alive_at_fetch: list[int] = []
+
+    def answer(request: Any, context: Any) -> dict[str, object]:
+        gc.collect()  # only what is still referenced survives: no cycle hides a page
+        alive_at_fetch.append(sum(ref() is not None for ref in seen))
+        context.headers["Content-Type"] = "application/json"
+        return page_body(int(request.qs["page"][0]), 3, 4, 12)
+
+    mock.get(f"{MP}{QUERY_PATH}", json=answer)
+    for listing in sdk.listings.query.iter({"perPage": 4}):
+        seen.append(weakref.ref(listing))
+    del listing
+    # Fetching a page, at most the last listing handed out is still held (by the loop).
+    assert alive_at_fetch == [0, 1, 1]
 
 
 def test_without_a_total_a_short_page_is_the_last(mock: requests_mock.Mocker) -> None:
