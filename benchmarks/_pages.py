@@ -9,6 +9,7 @@ from typing import Any
 
 from flexclient import LatLng, Money
 from flexclient._wire import JSON, TRANSIT
+from flexclient.testing._app import keyword_types
 
 
 def page(listings: int, users: int | None = None, images_each: int = 3) -> dict[str, Any]:
@@ -93,6 +94,6 @@ def page(listings: int, users: int | None = None, images_each: int = 3) -> dict[
 
 
 def encoded(listings: int, users: int | None = None) -> tuple[bytes, bytes]:
-    """The page as (JSON bytes, Transit bytes)."""
+    """The page as (JSON bytes, Transit bytes), resource types as keywords in Transit."""
     body = page(listings, users)
-    return JSON.encode(body), TRANSIT.encode(body)
+    return JSON.encode(body), TRANSIT.encode(keyword_types(body))

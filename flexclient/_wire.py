@@ -88,6 +88,8 @@ def _unsupported(value: object, path: str) -> ParameterError:
 
 
 def _transit_leaf(value: object, path: str) -> object:
+    if isinstance(value, Keyword):  # written as the keyword it is (the fake's resource types)
+        return value
     if isinstance(value, decimal.Decimal):
         check_finite(value, path)
         return value
@@ -104,6 +106,8 @@ def _transit_leaf(value: object, path: str) -> object:
 
 
 def _json_leaf(value: object, path: str) -> object:
+    if isinstance(value, Keyword):  # JSON has no keywords: the name, as the API writes them
+        return value.str
     if isinstance(value, uuid.UUID):
         return str(value)
     if isinstance(value, decimal.Decimal):

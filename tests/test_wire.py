@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from transit.transit_types import Keyword
 
 from flexclient import LatLng, LatLngBounds, Money, ParameterError
 from flexclient._wire import JSON, TRANSIT, WireDecodeError, format_for_content_type
@@ -86,6 +87,13 @@ def test_transit_decoding_gives_plain_python_values() -> None:
     }
     decoded = TRANSIT.decode(raw)
     assert isinstance(decoded, dict) and decoded["ok"] is True
+
+
+def test_a_keyword_value_is_a_keyword_in_transit_and_its_name_in_json() -> None:
+    body = {"type": Keyword("listing")}
+    assert TRANSIT.encode(body) == b'["^ ","~:type","~:listing"]'
+    assert JSON.encode(body) == b'{"type":"listing"}'
+    assert TRANSIT.decode(TRANSIT.encode(body)) == JSON.decode(JSON.encode(body))
 
 
 def test_strings_that_look_like_transit_are_escaped_and_come_back() -> None:

@@ -12,11 +12,12 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 
+from transit.transit_types import Keyword
 from werkzeug.wrappers import Request, Response
 
 from flexclient._endpoint import Endpoint, GroupSlot
@@ -27,6 +28,41 @@ from flexclient.testing import _auth_api, _state
 from flexclient.testing._call import ApiFailure, Call
 from flexclient.testing._handlers import INTEGRATION, MARKETPLACE, Handler
 from flexclient.testing._render import Api
+
+
+def keyword_types(body: dict[str, Any]) -> dict[str, Any]:
+    """`body` with the `type` of each resource and reference as a Transit keyword, which is
+    how the API writes them in Transit (`"~:listing"`); JSON writes the same names as strings.
+    """
+
+    def ref(value: object) -> object:
+        if isinstance(value, dict) and isinstance(value.get("type"), str):
+            return {**value, "type": Keyword(value["type"])}
+        return value
+
+    def resource(value: object) -> object:
+        out = ref(value)
+        rels = out.get("relationships") if isinstance(out, dict) else None
+        if isinstance(out, dict) and isinstance(rels, dict):
+            out["relationships"] = {
+                name: {**rel, "data": _each(rel["data"], ref)}
+                if isinstance(rel, dict) and "data" in rel
+                else rel
+                for name, rel in rels.items()
+            }
+        return out
+
+    out = dict(body)
+    if "data" in body:
+        out["data"] = _each(body["data"], resource)
+    if isinstance(body.get("included"), list):
+        out["included"] = [resource(r) for r in body["included"]]
+    return out
+
+
+def _each(value: object, change: Callable[[object], object]) -> object:
+    return [change(v) for v in value] if isinstance(value, list) else change(value)
+
 
 _API_PATH = re.compile(r"/v1/(api|integration_api)/([a-z_]+/[a-z_]+)")
 _IMAGE_PATH = re.compile(r"/images/([0-9a-f-]{36})/([A-Za-z0-9_.-]+)")
@@ -241,7 +277,7 @@ class FakeApp:
 
     def encode(self, fmt: WireFormat, status: int, body: dict[str, Any]) -> Response:
         try:
-            payload = fmt.encode(body)
+            payload = fmt.encode(keyword_types(body) if fmt is TRANSIT else body)
         except ParameterError as exc:  # a bug in a handler, shown as the real API would
             failure = ApiFailure(500, "internal-error", f"Cannot encode the answer: {exc}")
             return self.encode(JSON, failure.status, failure.body())

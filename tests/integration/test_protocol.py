@@ -17,8 +17,10 @@ from flexclient import (
     ServerError,
     Token,
 )
-from flexclient._wire import WireFormatName
+from flexclient._wire import TRANSIT, WireFormatName
 from flexclient.testing import FakeMarketplace
+from flexclient.testing._app import keyword_types
+from tests import sample
 from tests.conftest import NO_WAIT
 
 
@@ -108,6 +110,7 @@ def test_content_negotiation(
     assert transit.headers["Content-Type"].startswith(
         "application/transit+json"
     ) and transit.text.startswith('["^ "')
+    assert '"~:type","~:marketplace"' in transit.text  # types are keywords, as the API writes
     plain = requests.get(url, headers={**auth, "Accept": "application/json"}, timeout=5)
     assert plain.json()["data"]["type"] == "marketplace"
     xml = requests.get(url, headers={**auth, "Accept": "application/xml"}, timeout=5)
@@ -121,6 +124,16 @@ def test_content_negotiation(
     assert (
         post.status_code == 400 and post.json()["errors"][0]["code"] == "unsupported-content-type"
     )
+
+
+def test_resource_and_reference_types_are_transit_keywords() -> None:
+    body = sample.page()
+    text = TRANSIT.encode(keyword_types(body)).decode()
+    # The first of each is written in full; later ones are cache codes, as for any keyword.
+    for rtype in ("listing", "user", "image"):
+        assert f'"~:{rtype}"' in text and f'"{rtype}"' not in text
+    assert TRANSIT.decode(text.encode()) == TRANSIT.decode(TRANSIT.encode(body))
+    assert keyword_types({"errors": []}) == {"errors": []}  # no data added where there was none
 
 
 def test_unimplemented_endpoints_answer_501(marketplace_client: MarketplaceClient) -> None:
