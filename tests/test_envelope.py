@@ -120,7 +120,7 @@ def test_bodies_only_json_loads_reads_are_still_read(attributes: str) -> None:
         (b"[1, 2, 3]", "not an API envelope"),
         (b'{"included": []}', "not an API envelope"),
         (b'{"data": [{"id": "not-a-uuid", "type": "listing"}]}', "data[0]: not a valid 'listing'"),
-        (b'{"data": [], "included": [{"id": 1}]}', "included[0] is not a resource"),
+        (b'{"data": [], "included": [{"id": 1}]}', "included[0]: not a resource"),
         (b'{"data": [], "included": {"x": 1}}', "`included` is not a list"),
         (b'{"data": [], "meta": {"totalItems": "many"}}', "`meta` is not valid: meta.totalItems"),
         (listing_with('{"price": {"amount": "x"}}'), "data: not a valid 'listing' resource"),

@@ -130,7 +130,7 @@ def _typed(raw: Mapping[str, Any]) -> Resource:
 
 def _included(raw: object) -> Resource:
     if not _is_resource(raw):
-        raise PydanticCustomError(_NOT_RESOURCE, "{reason}", {"reason": "is not a resource"})
+        raise PydanticCustomError(_NOT_RESOURCE, "{reason}", {"reason": "not a resource"})
     return _typed(cast(Mapping[str, Any], raw))
 
 
@@ -200,11 +200,7 @@ def _error(exc: ValidationError) -> EnvelopeError:
                 for p in err["loc"]
                 if isinstance(p, int) or p in ("data", "included")
             )
-            return EnvelopeError(
-                f"{where} {err['msg']}"
-                if err["msg"].startswith("is ")
-                else f"{where}: {err['msg']}"
-            )
+            return EnvelopeError(f"{where}: {err['msg']}")
     first = errors[0]["loc"][:1] if errors else ()
     if first == ("included",):
         return EnvelopeError("`included` is not a list")
