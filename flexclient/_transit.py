@@ -1,6 +1,6 @@
 """Reading Transit JSON (compact and verbose) straight into plain Python values.
 
-`json.loads` does the parsing; one walk over its result then undoes Transit's encoding: maps
+A JSON parser does the parsing; one walk over its result then undoes Transit's encoding: maps
 written as `["^ ", k, v, ...]`, scalars tagged `~u`, `~m`, `~t`, `~f`, `~:`, ..., composites
 tagged `["~#mn", rep]`, and the rolling cache (`^0`, `^1`, ...) of keys, keywords and tags.
 Keywords become plain strings, as in the official SDKs; `mn` and `geo` become `Money` and
@@ -19,6 +19,7 @@ import json
 import uuid
 from typing import Any
 
+from pydantic_core import from_json
 from transit.transit_types import TaggedValue
 
 from flexclient._types import latlng_from, money_from
@@ -114,7 +115,7 @@ def _hashable(key: Any) -> Any:
 
 
 def _read(doc: Any) -> Any:
-    """One walk over `json.loads` output. Written as closures over locals, with scalars
+    """One walk over the parsed JSON. Written as closures over locals, with scalars
     handled in the loops rather than by a call each: this is the hot path of every Transit
     response, and calls and attribute lookups are what cost here."""
     # The rolling cache, by code ("^0" -> its value): one dict lookup a cached key.
@@ -209,7 +210,7 @@ def _read(doc: Any) -> Any:
                 return _composite(head, convert(node[1]))
             node[0] = head
             start = 1
-        # A list: converted in place, json.loads made it for this walk alone.
+        # A list: converted in place, the parser made it for this walk alone.
         for i in range(start, len(node)):
             v = node[i]
             kind = type(v)
@@ -223,9 +224,19 @@ def _read(doc: Any) -> Any:
     return convert(doc)
 
 
+def _parse(text: str | bytes) -> Any:
+    # pydantic-core's parser, which hands back one object for each repeated short string
+    # (cache codes, keywords, ids): the walk's lookups of them are faster. It reads a little
+    # less than json.loads (lone surrogate escapes, nesting past 200): those go to json.loads.
+    try:
+        return from_json(text, cache_strings=True)
+    except ValueError:
+        return json.loads(text)
+
+
 def loads(text: str | bytes) -> Any:
     """Transit JSON -> plain Python values; raises ValueError (or a subclass) if invalid."""
     try:
-        return _read(json.loads(text))
+        return _read(_parse(text))
     except (IndexError, KeyError, TypeError, ArithmeticError, StopIteration) as exc:
         raise ValueError(f"invalid transit: {type(exc).__name__}: {exc}") from exc

@@ -192,3 +192,16 @@ def test_a_body_that_fills_the_cache_reads_like_transit_python() -> None:
     text = TRANSIT.encode(body).decode()
     assert text.count('"~:again"') > 1  # written in full again after the writer started over
     assert loads(text) == reference(text) == body
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Read by json.loads when the faster parser refuses them: a lone surrogate escape,
+        # and nesting past its 200 levels.
+        '["^ ","~:title","\\ud800"]',
+        '["^ ","~:deep",' + "[" * 300 + "]" * 300 + "]",
+    ],
+)
+def test_what_only_json_loads_parses_is_read_all_the_same(text: str) -> None:
+    assert loads(text) == reference(text)
