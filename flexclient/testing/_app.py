@@ -41,9 +41,11 @@ def keyword_types(body: dict[str, Any]) -> dict[str, Any]:
         return value
 
     def resource(value: object) -> object:
-        out = ref(value)
-        rels = out.get("relationships") if isinstance(out, dict) else None
-        if isinstance(out, dict) and isinstance(rels, dict):
+        if not isinstance(value, dict):
+            return value
+        out = dict(ref(value))  # a copy: the handler's body stays as it was
+        rels = out.get("relationships")
+        if isinstance(rels, dict):
             out["relationships"] = {
                 name: {**rel, "data": _each(rel["data"], ref)}
                 if isinstance(rel, dict) and "data" in rel
