@@ -36,21 +36,21 @@ def keyword_types(body: dict[str, Any]) -> dict[str, Any]:
     """
 
     def ref(value: object) -> object:
-        if isinstance(value, dict) and isinstance(value.get("type"), str):
-            return {**value, "type": Keyword(value["type"])}
-        return value
-
-    def resource(value: object) -> object:
         if not isinstance(value, dict):
             return value
-        out = dict(ref(value))  # a copy: the handler's body stays as it was
-        rels = out.get("relationships")
-        if isinstance(rels, dict):
+        out = dict(value)  # a copy: the handler's body stays as it was
+        if isinstance(out.get("type"), str):
+            out["type"] = Keyword(out["type"])
+        return out
+
+    def resource(value: object) -> object:
+        out = ref(value)
+        if isinstance(out, dict) and isinstance(out.get("relationships"), dict):
             out["relationships"] = {
                 name: {**rel, "data": _each(rel["data"], ref)}
                 if isinstance(rel, dict) and "data" in rel
                 else rel
-                for name, rel in rels.items()
+                for name, rel in out["relationships"].items()
             }
         return out
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import time
 
 import pytest
@@ -128,7 +129,9 @@ def test_content_negotiation(
 
 def test_resource_and_reference_types_are_transit_keywords() -> None:
     body = sample.page()
+    kept = copy.deepcopy(body)
     text = TRANSIT.encode(keyword_types(body)).decode()
+    assert body == kept  # the handler's body is not changed
     # The first of each is written in full; later ones are cache codes, as for any keyword.
     for rtype in ("listing", "user", "image"):
         assert f'"~:{rtype}"' in text and f'"{rtype}"' not in text
