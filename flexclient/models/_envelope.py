@@ -15,7 +15,7 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
 )
-from pydantic_core import CoreSchema, PydanticCustomError, core_schema
+from pydantic_core import CoreSchema, ErrorDetails, PydanticCustomError, core_schema
 
 from flexclient.models._display import dataframe, html_table, record
 from flexclient.models._resource import (
@@ -190,9 +190,8 @@ def _adapter() -> TypeAdapter[dict[str, Any]]:
     return _body(registered_models())
 
 
-def _error(exc: ValidationError) -> EnvelopeError:
+def _error(errors: list[ErrorDetails]) -> EnvelopeError:
     """What is wrong with a body, from pydantic's errors: where, and why."""
-    errors = exc.errors(include_url=False)
     for err in errors:
         if err["type"] == _NOT_RESOURCE:
             where = "".join(
@@ -211,11 +210,10 @@ def _error(exc: ValidationError) -> EnvelopeError:
 
 
 def _envelope(body: dict[str, Any]) -> Envelope[Any]:
-    data = body["data"]
-    included: list[Resource] = body.get("included") or []
-    primary = [r for r in (data if type(data) is list else [data]) if isinstance(r, Resource)]
-    attach(primary, included)
-    return Envelope(data=data, meta=body.get("meta") or Meta(), included=included)
+    included = body.get("included") or []
+    envelope = Envelope(data=body["data"], meta=body.get("meta") or Meta(), included=included)
+    attach(envelope.resources(), envelope.included)
+    return envelope
 
 
 def build_envelope(body: object) -> Envelope[Any]:
@@ -223,7 +221,7 @@ def build_envelope(body: object) -> Envelope[Any]:
     try:
         validated = _adapter().validate_python(body)
     except ValidationError as exc:
-        raise _error(exc) from exc
+        raise _error(exc.errors(include_url=False)) from exc
     return _envelope(validated)
 
 
@@ -237,7 +235,8 @@ def envelope_from_json(raw: bytes) -> Envelope[Any] | None:
     try:
         validated = _adapter().validate_json(raw)
     except ValidationError as exc:
-        if any(err["type"] == "json_invalid" for err in exc.errors(include_url=False)):
+        errors = exc.errors(include_url=False)
+        if any(err["type"] == "json_invalid" for err in errors):
             return None
-        raise _error(exc) from exc
+        raise _error(errors) from exc
     return _envelope(validated)
