@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import uuid
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import pytest
@@ -11,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import Field
 
-from flexclient._client import read_envelope
-from flexclient._wire import JSON, TRANSIT
+from flexclient._client import gc_paused, read_envelope
+from flexclient._wire import JSON, TRANSIT, WireFormat
 from flexclient.models import Attributes, Listing, Resource, User
 from flexclient.models._envelope import Envelope, EnvelopeError, build_envelope
 from tests import sample
@@ -150,3 +153,34 @@ def test_a_model_defined_later_is_used_for_its_type() -> None:
         raw = fmt.encode({"data": {"id": uuid.UUID(LISTING), "type": "flexclientTestGadget"}})
         got = read_envelope(fmt, raw).data
         assert type(got) is Gadget and got.attributes.size == 3
+
+
+@pytest.mark.parametrize("fmt", [JSON, TRANSIT], ids=["json", "transit"])
+@pytest.mark.parametrize(
+    "body,refused", [(sample.page(), False), ({"included": []}, True)], ids=["page", "refused"]
+)
+def test_the_collector_is_back_as_it_was_after_a_decode(
+    fmt: WireFormat, body: Mapping[str, object], refused: bool
+) -> None:
+    # Decoding pauses the cyclic collector; a program must never be left without it (nor
+    # given it back when it had turned it off itself), whether the body was read or refused.
+    raw = fmt.encode(body)
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            with pytest.raises(EnvelopeError) if refused else contextlib.nullcontext():
+                read_envelope(fmt, raw)
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()
+
+
+def test_the_collector_stays_paused_until_the_last_of_overlapping_decodes_ends() -> None:
+    first, second = gc_paused(), gc_paused()  # as two threads decoding at once would hold it
+    first.__enter__()
+    second.__enter__()
+    assert not gc.isenabled()
+    first.__exit__(None, None, None)
+    assert not gc.isenabled()  # the other decode is still building objects
+    second.__exit__(None, None, None)
+    assert gc.isenabled()
