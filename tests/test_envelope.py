@@ -179,8 +179,11 @@ def test_the_collector_stays_paused_until_the_last_of_overlapping_decodes_ends()
     first, second = gc_paused(), gc_paused()  # as two threads decoding at once would hold it
     first.__enter__()
     second.__enter__()
-    assert not gc.isenabled()
-    first.__exit__(None, None, None)
-    assert not gc.isenabled()  # the other decode is still building objects
-    second.__exit__(None, None, None)
+    try:
+        paused_by_both = not gc.isenabled()
+        first.__exit__(None, None, None)
+        paused_by_second = not gc.isenabled()  # the other decode is still building objects
+    finally:
+        second.__exit__(None, None, None)
+    assert paused_by_both and paused_by_second
     assert gc.isenabled()
