@@ -12,7 +12,6 @@ Targets: JSON at most 2x json.loads; Transit at most 1x Reader.read.
 
 from __future__ import annotations
 
-import gc
 import io
 import json
 import os
@@ -20,8 +19,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _pages import encoded
 
-from flexclient._client import read_envelope
+from flexclient._client import gc_paused, read_envelope
 from flexclient._wire import JSON, TRANSIT
 from flexclient.models import Listing
 from flexclient.models._envelope import _adapter
@@ -107,15 +105,6 @@ def js_decode_ms(transit: bytes) -> float | None:
     return float(done.stdout.strip())
 
 
-@contextmanager
-def collector_off() -> Iterator[None]:
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def print_stages(
     json_raw: bytes, transit_raw: bytes, t_json: float, t_transit: float, t_loads: float
 ) -> None:
@@ -129,7 +118,9 @@ def print_stages(
     the collector off).
     """
     body = _adapter()
-    with collector_off():  # the collector's pass is the difference from the full decode
+    # The client's own pause, held around every stage: the decodes inside leave the
+    # collector off, so its pass is the difference from the full decode.
+    with gc_paused():
         json_parse = best(lambda: from_json(json_raw), 40)
         json_models = best(lambda: body.validate_json(json_raw), 40)  # parse included
         json_rest = best(lambda: full_decode(JSON, json_raw), 40)
