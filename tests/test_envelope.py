@@ -46,6 +46,13 @@ BODIES: dict[str, object] = {
         "meta": None,
     },
     "no attributes": {"data": {"id": LISTING, "type": "listing"}},
+    "extended data empty, null and left out": {
+        "data": {
+            "id": LISTING,
+            "type": "listing",
+            "attributes": {"publicData": {}, "metadata": None},
+        }
+    },
     "type without a model": {
         "data": [{"id": LISTING, "type": "someFutureType", "attributes": {"aB": [1, 2.5]}}]
     },

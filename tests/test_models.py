@@ -50,6 +50,10 @@ def test_typed_attributes(page: Envelope[list[Listing]]) -> None:
         and a.created_at.tzinfo is not None
     )
     assert a.public_data == {"category": "road", "gears": 21}
+    assert a.metadata == {}  # sent, and empty
+    # The second listing was sent without extended data: None, told apart from empty.
+    assert page.data[1].attributes.public_data is None and page.data[1].attributes.metadata is None
+    assert a.private_data is None
 
 
 def test_meta(page: Envelope[list[Listing]]) -> None:

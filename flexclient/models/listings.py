@@ -18,6 +18,9 @@ from flexclient.models.users import User
 class ListingAttributes(Attributes):
     """A listing's attributes; absent ones (sparse `fields.listing`) are None.
 
+    Extended data follows the same rule, so None (not sent: left out by `fields.listing`, or
+    `private_data` on a listing seen by others) differs from `{}` (sent, and empty).
+
     `state` is open-ended: known values are `draft`, `pendingApproval`, `published`, `closed`.
     """
 
@@ -29,9 +32,9 @@ class ListingAttributes(Attributes):
     deleted: bool | None = None
     created_at: dt.datetime | None = None
     availability_plan: dict[str, Any] | None = None
-    public_data: dict[str, Any] = Field(default_factory=dict)
-    private_data: dict[str, Any] = Field(default_factory=dict)
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    public_data: dict[str, Any] | None = None
+    private_data: dict[str, Any] | None = None
+    metadata: dict[str, Any] | None = None
 
 
 class Listing(Resource):

@@ -45,6 +45,11 @@ class TransactionTransition(WireModel):
 
 
 class TransactionAttributes(Attributes):
+    """A transaction's attributes; absent ones (sparse `fields.transaction`) are None.
+
+    Extended data too: `protected_data` or `metadata` left out is None, sent and empty is `{}`.
+    """
+
     created_at: dt.datetime | None = None
     process_name: str | None = None
     process_version: int | None = None
@@ -53,8 +58,8 @@ class TransactionAttributes(Attributes):
     payin_total: Money | None = None
     payout_total: Money | None = None
     line_items: list[LineItem] = Field(default_factory=list)
-    protected_data: dict[str, Any] = Field(default_factory=dict)
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    protected_data: dict[str, Any] | None = None
+    metadata: dict[str, Any] | None = None
     transitions: list[TransactionTransition] = Field(default_factory=list)
 
 

@@ -13,17 +13,22 @@ from flexclient.models.marketplace import Marketplace
 
 
 class UserProfile(WireModel):
-    """A user's profile; names and extended data visible to the caller."""
+    """A user's profile; names and extended data visible to the caller.
+
+    What the response did not send is None: a key left out by sparse `fields.user`
+    (`profile.displayName` sends only that key of the profile), or one the caller may not see
+    (`private_data` of another user). Sent but empty extended data is `{}`.
+    """
 
     display_name: str | None = None
     abbreviated_name: str | None = None
     bio: str | None = None
     first_name: str | None = None
     last_name: str | None = None
-    public_data: dict[str, Any] = Field(default_factory=dict)
-    protected_data: dict[str, Any] = Field(default_factory=dict)
-    private_data: dict[str, Any] = Field(default_factory=dict)
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    public_data: dict[str, Any] | None = None
+    protected_data: dict[str, Any] | None = None
+    private_data: dict[str, Any] | None = None
+    metadata: dict[str, Any] | None = None
 
 
 class UserAttributes(Attributes):

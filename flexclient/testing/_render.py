@@ -41,6 +41,31 @@ def parse_object_query(text: str) -> dict[str, str]:
     return out
 
 
+def select(attrs: Mapping[str, Any], paths: Iterable[str]) -> dict[str, Any]:
+    """The attributes that sparse `fields.<type>` paths ask for, as the API sends them.
+
+    `title` keeps that attribute whole; a dotted path keeps only that part of a map
+    (`publicData.category`, `profile.displayName`, `variants.square-small`); the rest is
+    absent, not empty. A map asked for only by keys it lacks is sent as `{}` here: it was
+    asked for, and nothing of it matched.
+    """
+    whole: set[str] = set()
+    parts: dict[str, list[str]] = {}
+    for path in paths:
+        head, dot, rest = path.partition(".")
+        if dot:
+            parts.setdefault(head, []).append(rest)
+        else:
+            whole.add(head)
+    out: dict[str, Any] = {}
+    for key, value in attrs.items():
+        if key in whole:
+            out[key] = value
+        elif key in parts:
+            out[key] = select(value, parts[key]) if isinstance(value, Mapping) else value
+    return out
+
+
 class Renderer:
     """Renders resources for one request: its API, its user, and its query parameters."""
 
@@ -265,10 +290,8 @@ class Renderer:
     def _res(self, rtype: str, rid: uuid.UUID, attrs: dict[str, Any]) -> Resource:
         fields = self.params.get(f"fields.{rtype}")
         if fields is not None:
-            wanted = set(fields.split(","))
-            if rtype == "image":
-                wanted = {"variants"} if any(f.startswith("variants") for f in wanted) else wanted
-            attrs = {k: v for k, v in attrs.items() if k in wanted}
+            # `none` names no attribute, which is how the API reads it: no attributes at all.
+            attrs = select(attrs, fields.split(","))
         return {"id": rid, "type": rtype, "attributes": attrs}
 
     def _variant_names(self) -> list[str]:

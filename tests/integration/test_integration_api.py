@@ -36,6 +36,11 @@ def test_users(integ: IntegrationClient, seller: uuid.UUID) -> None:
         updated.attributes.profile.metadata == {"vip": True}
         and updated.attributes.profile.first_name == "Samuel"
     )
+    assert updated.attributes.profile.private_data == {}
+    sparse = integ.users.show({"id": seller, "fields.user": ["email", "profile.metadata"]})
+    profile = sparse.data.data.attributes.profile
+    assert profile.metadata == {"vip": True} and profile.first_name is None
+    assert (profile.public_data, profile.protected_data, profile.private_data) == (None,) * 3
     assert [u.id for u in integ.users.query({"meta_vip": True}).data.data] == [seller]
     assert (
         integ.users.approve({"id": seller}, {"expand": True}).data.data.attributes.state == "active"
@@ -68,6 +73,10 @@ def test_listings(integ: IntegrationClient, seller: uuid.UUID) -> None:
     ).data.data
     assert updated.attributes.title == "Tandem for two" and updated.author.id == seller
     assert updated.attributes.metadata == {"source": "erp"}
+    assert updated.attributes.private_data == {}  # the operator sees it, and it is empty
+    meta_only = integ.listings.show({"id": created.id, "fields.listing": "metadata"}).data.data
+    assert meta_only.attributes.metadata == {"source": "erp"}
+    assert meta_only.attributes.public_data is None and meta_only.attributes.title is None
     assert [lst.id for lst in integ.listings.query({"authorId": seller}).data.data] == [created.id]
     assert integ.listings.show({"id": created.id}).data.data.attributes.price == Money(9900, "EUR")
     image = integ.images.upload({"image": png(5, 5, (0, 0, 0))}, {"expand": True}).data.data
@@ -123,6 +132,11 @@ def test_transactions_seen_by_the_operator(
         {"id": tx.id, "metadata": {"refund": "none"}}, {"expand": True}
     ).data.data
     assert meta.attributes.metadata == {"refund": "none"}
+    assert meta.attributes.protected_data == {}  # sent, and empty
+    sparse = integ.transactions.show({"id": tx.id, "fields.transaction": "lastTransition"})
+    attrs = sparse.data.data.attributes
+    assert attrs.last_transition == "transition/operator-accept"
+    assert attrs.metadata is None and attrs.protected_data is None  # not asked for
     assert (
         integ.transactions.show({"id": tx.id}).data.data.attributes.last_transition
         == "transition/operator-accept"

@@ -70,10 +70,13 @@ def test_listings_query_includes_and_pagination(demo_sdk: MarketplaceClient) -> 
 def test_listings_query_filters(demo_sdk: MarketplaceClient) -> None:
     road = demo_sdk.listings.query({"pub_category": "road"}).data
     assert road.meta.total_items == 50 and all(
-        lst.attributes.public_data["category"] == "road" for lst in road.data
+        (lst.attributes.public_data or {}).get("category") == "road" for lst in road.data
     )
     tagged = demo_sdk.listings.query({"pub_tags": "has_all:steel,red", "perPage": 100}).data.data
-    assert all({"steel", "red"} <= set(lst.attributes.public_data["tags"]) for lst in tagged)
+    assert tagged and all(
+        {"steel", "red"} <= set((lst.attributes.public_data or {}).get("tags", []))
+        for lst in tagged
+    )
     cheap = demo_sdk.listings.query({"price": "5000,20000", "sort": "price"}).data.data
     prices = [lst.attributes.price.amount for lst in cheap if lst.attributes.price]
     assert prices == sorted(prices) and all(5000 <= p < 20000 for p in prices)
@@ -103,11 +106,49 @@ def test_sparse_fields_and_image_variants(demo_sdk: MarketplaceClient) -> None:
     )
     listing = res.data.data[0]
     assert listing.attributes.title and listing.attributes.price is None
+    # Only what was asked for came: extended data left out is None, not an empty dict.
+    assert listing.attributes.model_fields_set == {"title"}
+    assert listing.attributes.public_data is None and listing.attributes.metadata is None
     variants = listing.images[0].attributes.variants
     assert list(variants) == ["my-variant"] and (
         variants["my-variant"].width,
         variants["my-variant"].height,
     ) == (320, 640)
+
+
+def test_extended_data_not_asked_for_differs_from_empty(demo_sdk: MarketplaceClient) -> None:
+    full = demo_sdk.listings.query({"perPage": 1}).data.data[0].attributes
+    # The demo listings have public data and no metadata; privateData is the author's only.
+    assert full.public_data and full.metadata == {} and full.private_data is None
+    sparse = (
+        demo_sdk.listings.query({"perPage": 1, "fields.listing": ["title", "price"]})
+        .data.data[0]
+        .attributes
+    )
+    assert sparse.model_fields_set == {"title", "price"}
+    assert sparse.title == full.title and sparse.price == full.price
+    assert (sparse.public_data, sparse.metadata, sparse.private_data) == (None, None, None)
+    none = demo_sdk.listings.query({"perPage": 1, "fields.listing": "none"}).data.data[0]
+    assert none.attributes.model_fields_set == set() and none.attributes.public_data is None
+
+
+def test_one_key_of_extended_data_and_of_the_profile(demo_sdk: MarketplaceClient) -> None:
+    res = demo_sdk.listings.query(
+        {
+            "perPage": 3,
+            "include": ["author"],
+            "fields.listing": ["title", "publicData.category", "publicData.no-such-key"],
+            "fields.user": ["profile.displayName"],
+        }
+    )
+    for listing in res.data.data:
+        a = listing.attributes
+        assert a.model_fields_set == {"title", "public_data"} and a.metadata is None
+        assert a.public_data is not None and list(a.public_data) == ["category"]
+        profile = listing.author.attributes.profile
+        assert profile.display_name and profile.model_fields_set == {"display_name"}
+        assert profile.public_data is None and profile.metadata is None
+        assert profile.abbreviated_name is None
 
 
 def test_current_user_lifecycle(sdk: MarketplaceClient) -> None:
@@ -120,6 +161,13 @@ def test_current_user_lifecycle(sdk: MarketplaceClient) -> None:
         updated.attributes.profile.display_name == "Newbie"
         and updated.attributes.profile.public_data == {"age": 30}
     )
+    # Never set, so sent empty; left out by fields.currentUser, so None.
+    assert me.attributes.profile.private_data == {} and me.attributes.profile.metadata == {}
+    sparse = sdk.current_user.show({"fields.currentUser": ["email", "profile.publicData"]})
+    profile = sparse.data.data.attributes.profile
+    assert sparse.data.data.attributes.email == "new@example.com"
+    assert profile.public_data == {"age": 30} and profile.display_name is None
+    assert (profile.protected_data, profile.private_data, profile.metadata) == (None, None, None)
     assert sdk.current_user.show().data.data.id == me.id
     sdk.current_user.change_password(
         {"currentPassword": "long-password", "newPassword": "even-longer-password"}
@@ -148,6 +196,10 @@ def test_own_listing_lifecycle(sdk: MarketplaceClient, tmp_path: Path) -> None:
     assert isinstance(draft, OwnListing) and draft.attributes.state == "draft"
     published = sdk.own_listings.publish_draft({"id": draft.id}, {"expand": True}).data.data
     assert published.attributes.state == "published"
+    assert published.attributes.private_data == {} and published.attributes.metadata == {}
+    only_title = sdk.own_listings.show({"id": draft.id, "fields.ownListing": "title"}).data.data
+    assert only_title.attributes.title == "Draft bike"
+    assert only_title.attributes.private_data is None and only_title.attributes.public_data is None
     minimal = sdk.own_listings.update(
         {
             "id": draft.id,
