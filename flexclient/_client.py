@@ -2,9 +2,12 @@
 
 A call goes: parameters -> encoded request (`_query`, `_wire`, `_multipart`; a bad parameter
 fails here, before anything is sent) -> `_authorized` (token from the store, or fetched once
-for all threads; on a 401, refresh and retry, then a fresh default token and retry, as the
-official SDKs do) -> `Transport.send` (timeouts, retries) -> `_read` (decoded envelope with
-typed models, or an `ApiError`).
+for all threads; on a 401, refresh and retry; see `_authorized` for when a session is
+replaced) -> `Transport.send` (timeouts, retries) -> `_read` (decoded envelope with typed
+models, or an `ApiError`). The whole call, token requests included, ends by one deadline.
+
+Credentials go only to the configured origin, over HTTPS or to a loopback address: a client
+with a plain-http base URL elsewhere is refused when it is made, before any connection.
 """
 
 from __future__ import annotations
@@ -13,16 +16,18 @@ import dataclasses
 import gc
 import ipaddress
 import json
+import re
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, ClassVar, TypedDict, get_args
 from urllib.parse import urlencode, urlsplit
 
 import requests
 
-from flexclient._endpoint import Endpoint, RequestOptions, Response
+from flexclient._deadline import deadline_scope
+from flexclient._endpoint import Endpoint, ListQuery, RequestOptions, Response
 from flexclient._errors import (
     ApiError,
     AuthError,
@@ -34,7 +39,7 @@ from flexclient._errors import (
 from flexclient._limits import Limiter, PresetName, RateLimits
 from flexclient._multipart import multipart_factory, upload_bar
 from flexclient._query import write_query
-from flexclient._tokens import AuthInfo, MemoryTokenStore, Token, TokenStore
+from flexclient._tokens import AuthInfo, MemoryTokenStore, Token, TokenStore, store_lock
 from flexclient._transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT,
@@ -44,6 +49,9 @@ from flexclient._transport import (
     RetryPolicy,
     Timeout,
     Transport,
+    check_deadline,
+    check_timeout,
+    default_deadline,
 )
 from flexclient._wire import (
     FORMATS,
@@ -53,8 +61,50 @@ from flexclient._wire import (
     WireFormatName,
     format_for_content_type,
 )
-from flexclient.models import Envelope
+from flexclient.models import Envelope, Resource
 from flexclient.models._envelope import EnvelopeError, build_envelope, envelope_from_json
+
+# Keys of the Authentication API's answers (and of the forms sent to it) whose values are
+# secrets: cut from every body kept on an error.
+_SECRET_KEYS = (
+    "access_token",
+    "refresh_token",
+    "id_token",
+    "subject_token",
+    "idp_token",
+    "client_secret",
+    "password",
+    "code",
+    "code_verifier",
+    "token",
+)
+_SECRET_VALUE = re.compile(r'("(?:' + "|".join(_SECRET_KEYS) + r')"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|$)')
+# The API's access tokens are JWTs: cut wherever they appear, under any key or none.
+_JWT = re.compile(r"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]*)?")
+REDACTED = "[redacted]"
+
+
+def redact_auth_body(text: str, secrets: tuple[str, ...] = ()) -> str:
+    """An Authentication API body with every secret cut out: the values of secret keys (also
+    in a truncated or oddly shaped body) and any of `secrets` (what was sent) it repeats.
+
+    >>> redact_auth_body('{"access_token":"abc.def","scope":"user","refresh_token":"r-1')
+    '{"access_token":"[redacted]","scope":"user","refresh_token":"[redacted]"'
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        data = None
+    if isinstance(data, dict):
+        if any(key in data for key in _SECRET_KEYS):
+            data = {k: REDACTED if k in _SECRET_KEYS else v for k, v in data.items()}
+            text = json.dumps(data, ensure_ascii=False)
+    else:
+        text = _SECRET_VALUE.sub(lambda m: f'{m.group(1)}"{REDACTED}"', text)
+    for secret in secrets:
+        if len(secret) >= 4:  # shorter ones would cut ordinary words
+            text = text.replace(secret, REDACTED)
+    return _JWT.sub(REDACTED, text)
 
 
 def _is_loopback(host: str) -> bool:
@@ -64,6 +114,13 @@ def _is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def _is_credential_safe(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme == "https" or (
+        parts.scheme == "http" and _is_loopback(parts.hostname or "")
+    )
 
 
 def _api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str = "") -> ApiError:
@@ -90,6 +147,7 @@ def _api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str 
     )
     err.retries = raw.retries
     err.retry_after = raw.retry_after
+    err.body_truncated = raw.truncated
     return err
 
 
@@ -135,6 +193,20 @@ def read_envelope(fmt: WireFormat, content: bytes) -> Envelope[Any]:
         return envelope if envelope is not None else build_envelope(fmt.decode(content))
 
 
+def _shape_mismatch(data: object, *, listed: bool) -> str:
+    """What is wrong with an envelope's `data` for its endpoint, or ""."""
+    if listed:
+        if not isinstance(data, list):
+            return f"data: expected a list of resources, got {type(data).__name__}"
+        for i, item in enumerate(data):
+            if not isinstance(item, Resource):
+                return f"data[{i}]: expected a resource, got {type(item).__name__}"
+        return ""
+    if data is not None and not isinstance(data, Resource):
+        return f"data: expected a resource, got {type(data).__name__}"
+    return ""
+
+
 class ClientOptions(TypedDict, total=False):
     """The keyword options both clients take (see docs/usage.md)."""
 
@@ -149,6 +221,7 @@ class ClientOptions(TypedDict, total=False):
     max_response_bytes: int
     rate_limits: PresetName | RateLimits | None
     max_connections: int | None
+    deadline: float | None
 
 
 class BaseClient(ABC):
@@ -173,6 +246,7 @@ class BaseClient(ABC):
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         rate_limits: PresetName | RateLimits | None = None,
         max_connections: int | None = None,
+        deadline: float | None = None,
     ) -> None:
         if not isinstance(client_id, str) or not client_id:
             raise ParameterError("client_id", "give the client ID of your application")
@@ -186,14 +260,17 @@ class BaseClient(ABC):
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ParameterError("base_url", f"not an http(s) URL: {url!r}")
-        if (
-            client_secret is not None
-            and parts.scheme != "https"
-            and not _is_loopback(parts.hostname)
-        ):
+        if not _is_credential_safe(url):
+            # Every request carries a credential (a bearer token, or the secret, password or
+            # refresh token that gets one), so plain http is refused outright.
             raise ParameterError(
-                "base_url", "a client secret is only sent over HTTPS (or to a loopback address)"
+                "base_url",
+                f"credentials are only sent over HTTPS (or plain http to a loopback address), "
+                f"not to {parts.scheme}://{parts.hostname}",
             )
+        timeout = check_timeout(timeout)
+        if deadline is not None:
+            deadline = check_deadline(deadline)
         self.client_id = client_id
         self._client_secret = client_secret
         self.base_url = url
@@ -221,6 +298,7 @@ class BaseClient(ABC):
             max_response_bytes=max_response_bytes,
             limiter=Limiter(rate_limits) if rate_limits is not None else None,
             max_connections=max_connections,
+            deadline=deadline,
         )
         self._token_lock = threading.Lock()
 
@@ -253,6 +331,8 @@ class BaseClient(ABC):
         headers = {"Accept": self.wire_format.content_type}
         payload: Body | Callable[[], Body]
         timeout = opts.get("timeout")
+        if timeout is not None:
+            timeout = check_timeout(timeout)
         if endpoint.kind == "upload":
             on_progress = opts.get("on_upload_progress")
             if opts.get("progress_bar"):
@@ -280,9 +360,22 @@ class BaseClient(ABC):
                 timeout=timeout,
             )
 
-        return self._read(self._authorized(send))
+        with deadline_scope(self._deadline(opts.get("deadline"), timeout)):
+            raw = self._authorized(send)
+        return self._read(raw, endpoint)
 
-    def _read(self, raw: RawResponse) -> Response[Envelope[Any]]:
+    def _deadline(self, given: object, timeout: Timeout | None) -> float:
+        """A call's total deadline: given for the call, else the client's, else as many read
+        timeouts as `default_deadline` allows."""
+        if given is not None:
+            return check_deadline(given)
+        if self._transport.deadline is not None:
+            return self._transport.deadline
+        return default_deadline(timeout if timeout is not None else self._transport.timeout)
+
+    def _read(
+        self, raw: RawResponse, endpoint: Endpoint[Any, Any] | None = None
+    ) -> Response[Envelope[Any]]:
         if not 200 <= raw.status < 300:
             raise _api_error(raw)
         content_type = raw.headers.get("Content-Type", "")
@@ -297,6 +390,11 @@ class BaseClient(ABC):
             envelope = read_envelope(fmt, raw.content)
         except (WireDecodeError, EnvelopeError) as exc:
             raise _api_error(raw, UnexpectedResponseError, str(exc)) from exc
+        mismatch = endpoint and _shape_mismatch(
+            envelope.data, listed=isinstance(endpoint, ListQuery)
+        )
+        if mismatch:
+            raise _api_error(raw, UnexpectedResponseError, mismatch)
         return Response(
             status=raw.status,
             status_text=raw.reason,
@@ -306,18 +404,25 @@ class BaseClient(ABC):
         )
 
     def _authorized(self, send: Callable[[Token], RawResponse]) -> RawResponse:
-        """`send` with a token; on a 401, refresh and retry, then a new token and retry."""
+        """`send` with a token, and on a 401 once more with a refreshed one.
+
+        A session is never lost silently. A failed refresh (5xx, no connection) raises and
+        keeps the stored token; a 401 after a good refresh is the caller's error. Only when
+        the server refuses the refresh token (`invalid_grant`) is the token replaced with a
+        new default one, as the official SDKs do, and never over a token another thread or
+        process stored meanwhile. A token that cannot be refreshed is replaced only if it is
+        a default one (anonymous, or the Integration client's).
+        """
         token = self._token()
         raw = send(token)
         if raw.status != 401:
             return raw
         if token.refresh_token is not None:
-            refreshed = self._refreshed(token)
-            if refreshed is not None:
-                token = refreshed
-                raw = send(token)
-                if raw.status != 401:
-                    return raw
+            current = self._refreshed(token)
+            if current is not None:
+                return send(current)
+        elif not self._is_default(token):
+            return raw
         return send(self._replace_token(token))
 
     # --- tokens ---------------------------------------------------------------------------
@@ -326,12 +431,20 @@ class BaseClient(ABC):
     def _default_grant(self) -> dict[str, str]:
         """The form of the token request made when no token is stored."""
 
+    def _is_default(self, token: Token) -> bool:
+        """Whether `token` is of the kind the client fetches by itself (so replaceable)."""
+        return token.scope == self._default_grant()["scope"] or AuthInfo.of(token).is_anonymous
+
+    def _store_lock(self) -> AbstractContextManager[object]:
+        return store_lock(self.token_store, self._token_lock)
+
     def _token(self) -> Token:
         token = self.token_store.get()
         if token is not None:
             return token
-        # Single flight: one thread fetches; the others wait here and reuse its token.
-        with self._token_lock:
+        # Single flight: one thread (or process, with a file store) fetches; the others wait
+        # here and reuse its token.
+        with self._store_lock():
             token = self.token_store.get()
             if token is None:
                 token = self._request_token(self._default_grant())
@@ -339,8 +452,9 @@ class BaseClient(ABC):
             return token
 
     def _refreshed(self, stale: Token) -> Token | None:
-        """A refreshed token (or one another thread refreshed meanwhile); None if refused."""
-        with self._token_lock:
+        """A refreshed token, or the one another thread or process stored meanwhile; None if
+        the server refused the refresh token. Any other failure raises."""
+        with self._store_lock():
             current = self.token_store.get()
             if current is not None and current != stale:
                 return current
@@ -352,13 +466,15 @@ class BaseClient(ABC):
             }
             try:
                 token = self._request_token(form, keep=stale)
-            except AuthError:
-                return None
+            except AuthError as exc:
+                if exc.status in (400, 401) and exc.error == "invalid_grant":
+                    return None
+                raise
             self.token_store.set(token)
             return token
 
     def _replace_token(self, stale: Token) -> Token:
-        with self._token_lock:
+        with self._store_lock():
             current = self.token_store.get()
             if current is not None and current != stale:
                 return current
@@ -366,48 +482,87 @@ class BaseClient(ABC):
             self.token_store.set(token)
             return token
 
-    def _auth_post(
+    def _store_new(self, token: Token) -> None:
+        """Store a token the user asked for (login), between other clients' refreshes."""
+        with self._store_lock():
+            self.token_store.set(token)
+
+    def _auth_send(
         self, action: str, form: Mapping[str, str], token: Token | None = None
-    ) -> dict[str, Any]:
+    ) -> tuple[RawResponse, Callable[[str], ApiError]]:
+        """A request to the Authentication API: its answer, and a maker of the error for it
+        (with a reason) whose body has every secret cut out."""
         headers = {
             "Content-Type": "application/x-www-form-urlencoded",
             "Accept": "application/json",
         }
         if token is not None:
             headers["Authorization"] = f"Bearer {token.access_token}"
-        raw = self._transport.send(
-            "POST", f"/{self.version}/auth/{action}", headers=headers, body=urlencode(form).encode()
-        )
+        with deadline_scope(self._deadline(None, None)):
+            raw = self._transport.send(
+                "POST",
+                f"/{self.version}/auth/{action}",
+                headers=headers,
+                body=urlencode(form).encode(),
+            )
+
+        def error(reason: str = "") -> ApiError:
+            sent = tuple(v for k, v in form.items() if k in _SECRET_KEYS)
+            if token is not None:
+                sent += (token.access_token,)
+            content = redact_auth_body(raw.text, sent).encode()
+            return _api_error(dataclasses.replace(raw, content=content), AuthError, reason)
+
+        return raw, error
+
+    def _auth_post(
+        self, action: str, form: Mapping[str, str], token: Token | None = None
+    ) -> dict[str, Any]:
+        raw, error = self._auth_send(action, form, token)
         if not 200 <= raw.status < 300:
-            raise _api_error(raw, AuthError)
+            raise error("")
         try:
             data = json.loads(raw.content) if raw.content.strip() else {}
-        except ValueError as exc:
-            raise _api_error(raw, AuthError, "the answer is not JSON") from exc
+        except (ValueError, RecursionError):
+            raise error("the answer is not JSON") from None
         if not isinstance(data, dict):
-            raise _api_error(raw, AuthError, "the answer is not a JSON object")
+            raise error("the answer is not a JSON object")
         return data
 
-    def _request_token(self, form: Mapping[str, str], keep: Token | None = None) -> Token:
-        data = self._auth_post("token", form)
+    def _request_token(
+        self, form: Mapping[str, str], keep: Token | None = None, action: str = "token"
+    ) -> Token:
+        data = self._auth_post(action, form)
         try:
             token = Token.from_wire(data)
         except ValueError as exc:
+            # The body is not kept: it holds the token, however unusable.
             raise AuthError(
-                200, "OK", reason=str(exc), request=f"POST /{self.version}/auth/token"
-            ) from exc
+                200, "OK", reason=str(exc), request=f"POST /{self.version}/auth/{action}"
+            ) from None
         if keep is not None and keep.is_logged_in_as:
             # A refreshed "login as" token is still one.
             token = dataclasses.replace(token, is_logged_in_as=True)
         return token
 
     def _revoke(self) -> None:
+        """Revoke the stored refresh token and forget the token, as the official SDKs do: a
+        401 is answered by refreshing and revoking again; if the server refuses the refresh
+        token, the session is over anyway and the token is forgotten. Any other failure
+        raises and keeps the token, so that logging out can be tried again."""
         token = self.token_store.get()
-        try:
-            if token is not None and token.refresh_token is not None:
-                self._auth_post("revoke", {"token": token.refresh_token}, token=token)
-        finally:
-            self.token_store.remove()
+        if token is not None and token.refresh_token is not None:
+            raw, error = self._auth_send("revoke", {"token": token.refresh_token}, token)
+            if raw.status == 401:
+                refreshed = self._refreshed(token)
+                if refreshed is None:
+                    self.token_store.remove()
+                    return
+                form = {"token": refreshed.refresh_token or ""}
+                raw, error = self._auth_send("revoke", form, refreshed)
+            if not 200 <= raw.status < 300:
+                raise error("")
+        self.token_store.remove()
 
     def auth_info(self) -> AuthInfo:
         """What the stored token allows, read from the store without any request.

@@ -15,7 +15,7 @@ from typing import ClassVar, Unpack
 
 from flexclient._client import BaseClient, ClientOptions
 from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
-from flexclient._errors import AuthError, ParameterError
+from flexclient._errors import ParameterError
 from flexclient._events import EventFeed, PositionStore
 from flexclient._tokens import MemoryTokenStore, Token
 
@@ -64,7 +64,7 @@ class MarketplaceClient(MarketplaceEndpoints, BaseClient):
                 "scope": "user",
             }
         )
-        self.token_store.set(token)
+        self._store_new(token)
         return token
 
     def login_as(self, *, code: str, redirect_uri: str, code_verifier: str) -> Token:
@@ -79,13 +79,12 @@ class MarketplaceClient(MarketplaceEndpoints, BaseClient):
             }
         )
         token = dataclasses.replace(token, is_logged_in_as=True)
-        self.token_store.set(token)
+        self._store_new(token)
         return token
 
     def login_with_idp(self, *, idp_id: str, idp_client_id: str, idp_token: str) -> Token:
         """Log in with an identity provider's token (needs the client secret)."""
-        data = self._auth_post(
-            "auth_with_idp",
+        token = self._request_token(
             {
                 "client_id": self.client_id,
                 "client_secret": self._require_secret("login_with_idp"),
@@ -93,16 +92,17 @@ class MarketplaceClient(MarketplaceEndpoints, BaseClient):
                 "idp_client_id": idp_client_id,
                 "idp_token": idp_token,
             },
+            action="auth_with_idp",
         )
-        try:
-            token = Token.from_wire(data)
-        except ValueError as exc:
-            raise AuthError(200, "OK", reason=str(exc), request="POST auth_with_idp") from exc
-        self.token_store.set(token)
+        self._store_new(token)
         return token
 
     def logout(self) -> None:
-        """Revoke the stored refresh token, then forget the token (also if revoking fails)."""
+        """Revoke the stored refresh token, then forget the token.
+
+        As the official SDK: an expired access token is refreshed and the revoke sent again;
+        if the refresh token is refused, the token is forgotten and logout returns normally.
+        Any other failure (a 5xx, no connection) raises and keeps the token: try again."""
         self._revoke()
 
     def exchange_token(self) -> Token:
@@ -207,5 +207,7 @@ class IntegrationClient(IntegrationEndpoints, BaseClient):
         )
 
     def revoke(self) -> None:
-        """Revoke the stored refresh token and forget the token (also if revoking fails)."""
+        """Revoke the stored refresh token and forget the token, as `MarketplaceClient.logout`
+        does (a 401 is answered by a refresh and a second revoke; other failures raise and
+        keep the token)."""
         self._revoke()

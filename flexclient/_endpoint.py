@@ -52,12 +52,14 @@ class RequestOptions(TypedDict, total=False):
 
     `on_upload_progress` is called with an `UploadProgress` (`.loaded`, `.total`) as an
     upload is sent; `progress_bar=True` shows a tqdm bar for it (extra `flexclient[progress]`);
-    `timeout` overrides the client's timeout for this call.
+    `timeout` overrides the client's timeout for this call, `deadline` its total deadline
+    (seconds for the whole call, retries and token requests included).
     """
 
     on_upload_progress: Callable[[UploadProgress], object]
     progress_bar: bool
     timeout: float | tuple[float, float]
+    deadline: float
 
 
 Params = Mapping[str, object]
@@ -188,11 +190,21 @@ class BoundQuery(Generic[P, D]):
         return f"<query {self._client.path_for(self.endpoint.path)}>"
 
     def __call__(
-        self, params: P | None = None, /, *, timeout: float | tuple[float, float] | None = None
+        self,
+        params: P | None = None,
+        /,
+        *,
+        timeout: float | tuple[float, float] | None = None,
+        deadline: float | None = None,
     ) -> Response[Envelope[D]]:
         """Send the query; `params` are the query parameters, keys as the API spells them.
-        `timeout` overrides the client's for this call (seconds, or (connect, read))."""
-        opts: RequestOptions = {} if timeout is None else {"timeout": timeout}
+        `timeout` overrides the client's for this call (seconds, or (connect, read)), and
+        `deadline` the seconds the whole call may take."""
+        opts: RequestOptions = {}
+        if timeout is not None:
+            opts["timeout"] = timeout
+        if deadline is not None:
+            opts["deadline"] = deadline
         return self._client.call(self.endpoint, query=params, opts=opts)
 
 

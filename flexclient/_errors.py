@@ -5,8 +5,10 @@
     ├── RelationshipNotIncludedError       a relationship the response did not include
     │     (LookupError)
     ├── RelationshipTypeError (TypeError)  a relationship holds another type than its model says
+    ├── TokenStoreError (OSError)          a token store that cannot be used (a folder as file)
     ├── TransportError (OSError)           no HTTP answer: connection refused or reset, DNS
-    │   └── RequestTimeoutError            no answer in time (also a TimeoutError)
+    │   └── RequestTimeoutError            no answer in time, or the call's deadline passed
+    │                                      (also a TimeoutError)
     └── ApiError                           the server answered, and not with a usable success
         ├── ClientError                    4xx
         │   ├── BadRequestError            400
@@ -18,6 +20,7 @@
         │   ├── PayloadTooLargeError       413
         │   └── RateLimitError             429
         ├── ServerError                    5xx
+        ├── RedirectError                  a 3xx: flexclient follows no redirect
         ├── AuthError                      a token request (login, refresh, ...) failed
         └── UnexpectedResponseError        a 2xx whose body is not a readable API envelope
             └── ResponseTooLargeError      a body over the client's `max_response_bytes`
@@ -31,6 +34,7 @@ Transit), `data.errors` is empty and the raw body is still there in `body`.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -77,6 +81,11 @@ class RelationshipTypeError(FlexError, TypeError):
 
     `related(name)` still gives the resource, whatever its type.
     """
+
+
+class TokenStoreError(FlexError, OSError):
+    """A token store that cannot be used at all, such as a `FileTokenStore` whose path is a
+    folder. (A token file that cannot be read is only warned about, and counts as none.)"""
 
 
 class TransportError(FlexError, OSError):
@@ -170,6 +179,7 @@ class ApiError(FlexError):
         self.request = request
         self.retries = 0
         self.retry_after: float | None = None
+        self.body_truncated = False
         super().__init__(self._message(reason))
 
     def _message(self, reason: str) -> str:
@@ -233,9 +243,56 @@ class ServerError(ApiError):
     """A 5xx answer; its body is often plain text."""
 
 
+class RedirectError(ApiError):
+    """A 3xx answer. flexclient follows no redirect: the APIs do not redirect, and a request
+    re-sent elsewhere would carry its credentials there. `location` is the `Location` header.
+
+    >>> RedirectError(307, "Temporary Redirect", location="https://elsewhere.test/").location
+    'https://elsewhere.test/'
+    """
+
+    def __init__(self, status: int, status_text: str, *, location: str | None, **kw: Any) -> None:
+        self.location = location
+        super().__init__(status, status_text, reason=f"redirect to {location!r} not followed", **kw)
+
+
 class AuthError(ApiError):
     """A request to the Authentication API failed: wrong credentials, an unknown client ID,
-    a revoked refresh token. `status` and `body` tell which."""
+    a revoked refresh token. `error` and `error_description` are the OAuth error the API
+    answered (`"invalid_grant"`, ...), when it did; `status` and `body` tell the rest. Tokens
+    are cut out of `body`.
+
+    >>> AuthError(401, "Unauthorized", body='{"error":"invalid_grant","error_description":"Bad"}')
+    AuthError('401 Unauthorized - invalid_grant: Bad')
+    """
+
+    def __init__(self, status: int, status_text: str, **kw: Any) -> None:
+        self.error, self.error_description = _oauth_error(kw.get("body", ""))
+        if self.error and not kw.get("reason"):
+            described = f": {self.error_description}" if self.error_description else ""
+            kw["reason"] = f"{self.error}{described}"
+        super().__init__(status, status_text, **kw)
+
+    def _message(self, reason: str) -> str:
+        if self.error and not self.data.errors:
+            # The OAuth error says it all; the raw body stays in `body`.
+            parts = [f"{self.status} {self.status_text}".strip()]
+            if self.request:
+                parts.append(f"from {self.request}")
+            return " ".join([*parts, f"- {reason}"])
+        return super()._message(reason)
+
+
+def _oauth_error(body: str) -> tuple[str | None, str | None]:
+    """`error` and `error_description` of an OAuth error body, if it is one."""
+    try:
+        data = json.loads(body) if body.lstrip().startswith("{") else None
+    except (ValueError, RecursionError):
+        return None, None
+    if not isinstance(data, dict) or not isinstance(data.get("error"), str):
+        return None, None
+    description = data.get("error_description")
+    return data["error"], description if isinstance(description, str) else None
 
 
 class UnexpectedResponseError(ApiError):

@@ -2,21 +2,39 @@
 
 A store holds one token as the Authentication API returned it. Tokens never show in
 `repr()`: `Token` redacts its secrets, and the stores show only whether they hold one.
+
+A store may also offer `lock()`, held by a client while it fetches, refreshes or replaces the
+token, so that clients sharing the store, in threads or (for `FileTokenStore`) in other
+processes, refresh one at a time and each sees the token the other stored.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import re
 import threading
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from flexclient._errors import TokenStoreError
 from flexclient._files import write_atomic
 
+try:  # POSIX
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
 log = logging.getLogger("flexclient")
+
+# What a token may hold to be sent in an Authorization header: visible ASCII, no space. A
+# CR or LF would end the header early (and be refused by the HTTP library on every call).
+_HEADER_SAFE = re.compile(r"[\x21-\x7e]+")
 
 
 @dataclass(frozen=True)
@@ -36,26 +54,39 @@ class Token:
     is_logged_in_as: bool = False
     extra: dict[str, Any] = field(default_factory=dict, repr=False)
 
+    def __post_init__(self) -> None:
+        # The message names the field, never the value: it may be half a secret.
+        if not isinstance(self.access_token, str) or not _HEADER_SAFE.fullmatch(self.access_token):
+            raise ValueError("the access_token is not a valid header value")
+        if self.refresh_token is not None and (
+            not isinstance(self.refresh_token, str)
+            or not _HEADER_SAFE.fullmatch(self.refresh_token)
+        ):
+            raise ValueError("the refresh_token is not a valid header value")
+
     @property
     def scopes(self) -> list[str]:
         return self.scope.split()
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Token:
-        """Build from the JSON an `auth/token` call returned; raises ValueError if unusable."""
+        """Build from the JSON an `auth/token` call returned; raises ValueError if unusable
+        (no access token, or a token that cannot be sent in a header)."""
         access = data.get("access_token")
         if not isinstance(access, str) or not access:
             raise ValueError("the token response has no access_token")
+        refresh = data.get("refresh_token")
+        if refresh is not None and not isinstance(refresh, str):
+            raise ValueError("the token response's refresh_token is not a string")
         known = {"access_token", "token_type", "expires_in", "scope", "refresh_token"}
         known.add("is_logged_in_as")
         expires = data.get("expires_in")
-        refresh = data.get("refresh_token")
         return cls(
             access_token=access,
             token_type=str(data.get("token_type") or "bearer"),
             expires_in=expires if isinstance(expires, int) else None,
             scope=str(data.get("scope") or ""),
-            refresh_token=refresh if isinstance(refresh, str) else None,
+            refresh_token=refresh,
             is_logged_in_as=data.get("is_logged_in_as") is True,
             extra={k: v for k, v in data.items() if k not in known},
         )
@@ -79,13 +110,31 @@ class Token:
 @runtime_checkable
 class TokenStore(Protocol):
     """Where a client keeps its token: `get`, `set`, `remove`. Implementations must be
-    safe to call from several threads."""
+    safe to call from several threads. A store shared between processes should also offer
+    `lock()` (see `LockingTokenStore`)."""
 
     def get(self) -> Token | None: ...
 
     def set(self, token: Token) -> None: ...
 
     def remove(self) -> None: ...
+
+
+@runtime_checkable
+class LockingTokenStore(TokenStore, Protocol):
+    """A token store with `lock()`: a context manager that the clients sharing the store
+    hold while they fetch, refresh or replace its token, one at a time. It must be
+    reentrant-free but cover every thread and process that shares the store (a Redis store
+    would take a Redis lock)."""
+
+    def lock(self) -> AbstractContextManager[object]: ...
+
+
+def store_lock(store: TokenStore, fallback: threading.Lock) -> AbstractContextManager[object]:
+    """The store's own lock, or `fallback` (the client's) for a store without one."""
+    if isinstance(store, LockingTokenStore):
+        return store.lock()
+    return fallback
 
 
 class MemoryTokenStore:
@@ -99,9 +148,14 @@ class MemoryTokenStore:
     def __init__(self, token: Token | None = None) -> None:
         self._token = token
         self._lock = threading.Lock()
+        self._refresh_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"MemoryTokenStore(has_token={self._token is not None})"
+
+    def lock(self) -> AbstractContextManager[object]:
+        """Held by clients sharing this store while one fetches or refreshes its token."""
+        return self._refresh_lock
 
     def get(self) -> Token | None:
         with self._lock:
@@ -121,14 +175,21 @@ class FileTokenStore:
 
     Writes go to a temporary file in the same folder that is then renamed over the old one,
     so a reader, in this process or another, sees the old token or the new one, never half
-    of either. A missing, empty or corrupt file counts as no token (a corrupt one is logged).
+    of either. A missing, empty or unreadable file counts as no token (an unreadable one is
+    logged). `lock()` takes an OS lock on `<path>.lock`, so that processes sharing the file
+    refresh its token one at a time.
 
     >>> store = FileTokenStore("~/.config/my-sync/token.json")  # doctest: +SKIP
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path).expanduser()
+        if self.path.is_dir():
+            raise TokenStoreError(
+                f"the token file {str(self.path)!r} is a folder; give a file path"
+            )
         self._lock = threading.Lock()
+        self._refresh_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"FileTokenStore({str(self.path)!r})"
@@ -136,19 +197,21 @@ class FileTokenStore:
     def get(self) -> Token | None:
         with self._lock:
             try:
-                text = self.path.read_text(encoding="utf-8")
+                raw = self.path.read_bytes()
             except FileNotFoundError:
                 return None
-            if not text.strip():
+            except IsADirectoryError as exc:
+                raise TokenStoreError(f"the token file {str(self.path)!r} is a folder") from exc
+            if not raw.strip():
                 log.warning("ignoring empty token file %s", self.path)
                 return None
             try:
-                data = json.loads(text)
+                data = json.loads(raw.decode("utf-8"))
                 if not isinstance(data, dict):
                     raise ValueError("not a JSON object")
                 return Token.from_wire(data)
-            except ValueError as exc:
-                log.warning("ignoring unreadable token file %s: %s", self.path, exc)
+            except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+                log.warning("ignoring unreadable token file %s: %s", self.path, _kind(exc))
                 return None
 
     def set(self, token: Token) -> None:
@@ -158,6 +221,35 @@ class FileTokenStore:
     def remove(self) -> None:
         with self._lock:
             self.path.unlink(missing_ok=True)
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Held while a client fetches, refreshes or replaces the token: by one thread of this
+        process (a thread lock) and one process (an OS lock on `<path>.lock`) at a time."""
+        with self._refresh_lock:
+            if fcntl is None:  # pragma: no cover - Windows: threads only
+                yield
+                return
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(
+                self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600
+            )
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                yield
+            finally:
+                os.close(fd)  # closing releases the lock
+
+
+def _kind(exc: BaseException) -> str:
+    """What is wrong with a token file, without quoting it (it may hold half a token)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return "not UTF-8 text"
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+    return str(exc)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,10 @@
 """HTTP: the only module that talks to `requests`. Sessions, timeouts and retries.
 
+Redirects are never followed: a 3xx is a `RedirectError` (a request re-sent elsewhere would
+carry its credentials there). Every call ends by a total deadline (`flexclient._deadline`),
+enforced on each read and write of the socket, as well as the connect and read timeouts. An
+error answer is kept as a bounded excerpt, never read whole.
+
 Retries follow one rule: a request is sent again only when doing so cannot repeat its effect.
 Queries (GET) are retried on connection errors, timeouts, 429 and 500/502/503/504; commands
 (POST) only when the connection was never made or the server answered 429 (refused before
@@ -12,20 +17,30 @@ from __future__ import annotations
 import contextlib
 import email.utils
 import http
+import io
 import logging
+import math
 import random
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
+from urllib.parse import urljoin
 
 import requests
-import requests.adapters
 from requests.structures import CaseInsensitiveDict
 from urllib3.exceptions import NewConnectionError
 
-from flexclient._errors import ResponseTooLargeError, TransportError
+from flexclient import _deadline
+from flexclient._deadline import DeadlineAdapter, deadline_scope
+from flexclient._errors import (
+    ParameterError,
+    RedirectError,
+    RequestTimeoutError,
+    ResponseTooLargeError,
+    TransportError,
+)
 from flexclient._limits import Limiter
 
 log = logging.getLogger("flexclient")
@@ -34,6 +49,49 @@ Timeout = float | tuple[float, float]
 DEFAULT_TIMEOUT: tuple[float, float] = (5.0, 30.0)
 UPLOAD_TIMEOUT: tuple[float, float] = (5.0, 300.0)
 DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
+# An error answer is kept up to this size: the API's error bodies are a few hundred bytes, and
+# a huge one (a proxy's page, a hostile server) must not be held in memory.
+ERROR_BODY_BYTES = 64 * 1024
+# Without an explicit deadline, a call may take this many read timeouts in all (attempts,
+# waits, token requests): generous for slow answers, finite for a trickling server.
+DEADLINE_READ_TIMEOUTS = 3
+
+
+def check_timeout(value: object, name: str = "timeout") -> Timeout:
+    """A timeout as `requests` takes it, checked: seconds, or a (connect, read) pair, each
+    positive and finite. None (wait for ever) is refused."""
+    parts = value if isinstance(value, tuple) else (value,)
+    if not 1 <= len(parts) <= 2 or not all(_positive(p) for p in parts):
+        raise ParameterError(
+            name,
+            f"must be a positive, finite number of seconds or a (connect, read) pair of them, "
+            f"not {value!r}",
+        )
+    if isinstance(value, tuple):
+        return (float(value[0]), float(value[1])) if len(value) == 2 else float(value[0])
+    return float(value)  # type: ignore[arg-type]
+
+
+def check_deadline(value: object, name: str = "deadline") -> float:
+    if not _positive(value):
+        raise ParameterError(name, f"must be a positive, finite number of seconds, not {value!r}")
+    return float(value)  # type: ignore[arg-type]
+
+
+def _positive(value: object) -> bool:
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value > 0
+    )
+
+
+def default_deadline(timeout: Timeout) -> float:
+    """The deadline of a call with this timeout and no deadline of its own."""
+    connect, read = timeout if isinstance(timeout, tuple) else (timeout, timeout)
+    return connect + DEADLINE_READ_TIMEOUTS * read
+
 
 _RETRY_STATUS_QUERY = frozenset({429, 500, 502, 503, 504})
 _RETRY_STATUS_COMMAND = frozenset({429})
@@ -98,6 +156,8 @@ class RawResponse:
     request: str
     retries: int = 0
     retry_after: float | None = None
+    truncated: bool = False
+    """True when `content` is the start of a longer error body (`ERROR_BODY_BYTES`)."""
 
     @property
     def text(self) -> str:
@@ -120,6 +180,30 @@ def _never_connected(exc: requests.RequestException) -> bool:
     return isinstance(reason, NewConnectionError)
 
 
+def _failure(
+    described: str, exc: requests.RequestException, headers: Mapping[str, str], *, never: bool
+) -> TransportError:
+    """The error for a failure of `requests`, holding no credential: the request object (and
+    its Authorization header) is dropped from the chained exception, and header values are
+    cut from the message."""
+    exc.request = None
+    exc.response = None
+    left = _deadline.remaining()
+    if left is not None and left <= 0:
+        return RequestTimeoutError(
+            f"{described}: the call's total deadline passed", kind="deadline", never_connected=never
+        )
+    error = TransportError.of(described, exc, never_connected=never)
+    message = str(error)
+    for name, value in headers.items():
+        if name.lower() in ("authorization", "cookie") and value:
+            message = message.replace(value, "[redacted]")
+            message = message.replace(repr(value)[1:-1], "[redacted]")
+    if message != str(error):
+        error.args = (message,)
+    return error
+
+
 class Transport:
     """Sends requests to one base URL over one `requests.Session` (keep-alive, pooling)."""
 
@@ -133,20 +217,24 @@ class Transport:
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         limiter: Limiter | None = None,
         max_connections: int | None = None,
+        deadline: float | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        self.timeout = timeout
+        self.timeout = check_timeout(timeout)
+        self.deadline = check_deadline(deadline) if deadline is not None else None
         self.retry = retry if retry is not None else RetryPolicy()
         self.max_response_bytes = max_response_bytes
         self.limiter = limiter
         self.max_connections = max_connections
+        self.owns_session = session is None
         if session is None:
             session = requests.Session()
-            if max_connections is not None:
-                # Enough pooled connections that none is opened and dropped needlessly.
-                adapter = requests.adapters.HTTPAdapter(pool_maxsize=max_connections)
-                session.mount("https://", adapter)
-                session.mount("http://", adapter)
+            # Enough pooled connections that none is opened and dropped needlessly.
+            adapter = DeadlineAdapter(pool_maxsize=max_connections or 10)
+            session.mount("https://", adapter)
+            session.mount("http://", adapter)
+        else:
+            _deadline.install(session, self.base_url)
         self.session = session
         self._slots = threading.BoundedSemaphore(max_connections) if max_connections else None
 
@@ -162,8 +250,27 @@ class Transport:
         headers: Mapping[str, str] | None = None,
         body: Body | Callable[[], Body] = None,
         timeout: Timeout | None = None,
+        deadline: float | None = None,
     ) -> RawResponse:
-        """Send with retries; `body` may be a factory, called afresh for every attempt."""
+        """Send with retries; `body` may be a factory, called afresh for every attempt.
+
+        The whole exchange ends by `deadline` seconds from now (or the enclosing call's
+        deadline, if sooner; by default `default_deadline(timeout)`)."""
+        timeout = self.timeout if timeout is None else timeout
+        if deadline is None:
+            deadline = self.deadline or default_deadline(timeout)
+        with deadline_scope(deadline):
+            return self._send(method, path, query, headers or {}, body, timeout)
+
+    def _send(
+        self,
+        method: str,
+        path: str,
+        query: str,
+        headers: Mapping[str, str],
+        body: Body | Callable[[], Body],
+        timeout: Timeout,
+    ) -> RawResponse:
         url = self.base_url + path + (f"?{query}" if query else "")
         described = f"{method} {path}"
         idempotent = method in ("GET", "HEAD")
@@ -179,7 +286,7 @@ class Transport:
             except TransportError as exc:
                 spent += time.monotonic() - started
                 exc.retries = attempt
-                retryable = idempotent or exc.never_connected
+                retryable = (idempotent or exc.never_connected) and exc.kind != "deadline"
                 wait = self._retry(described, attempt, spent, None, exc.kind) if retryable else None
                 if wait is not None:
                     spent += wait
@@ -202,11 +309,16 @@ class Transport:
         method: str,
         url: str,
         described: str,
-        headers: Mapping[str, str] | None,
+        headers: Mapping[str, str],
         body: Body | Callable[[], Body],
-        timeout: Timeout | None,
+        timeout: Timeout,
         attempt: int,
     ) -> RawResponse:
+        left = _deadline.remaining()
+        if left is not None and left <= 0:
+            raise RequestTimeoutError(
+                f"{described}: the call's total deadline passed", kind="deadline"
+            )
         if self.limiter is not None:
             waited = self.limiter.take(method)
             if waited:
@@ -219,19 +331,19 @@ class Transport:
                 resp = self.session.request(
                     method,
                     url,
-                    headers=dict(headers or {}),
+                    headers=dict(headers),
                     data=data,
-                    timeout=timeout if timeout is not None else self.timeout,
+                    timeout=timeout,
                     stream=True,
+                    allow_redirects=False,
                 )
             except requests.RequestException as exc:
-                never = _never_connected(exc)
-                raise TransportError.of(described, exc, never_connected=never) from exc
+                raise _failure(described, exc, headers, never=_never_connected(exc)) from exc
             try:
-                content = self._read_body(resp, described)
+                content, truncated = self._read_body(resp, described)
             except requests.RequestException as exc:  # reset or timed out mid-body
                 resp.close()
-                raise TransportError.of(described, exc, never_connected=False) from exc
+                raise _failure(described, exc, headers, never=False) from exc
             log.debug(
                 "%s -> %s in %.3fs (retries %d)",
                 described,
@@ -239,7 +351,7 @@ class Transport:
                 time.monotonic() - started,
                 attempt,
             )
-            return RawResponse(
+            raw = RawResponse(
                 status=resp.status_code,
                 reason=resp.reason or _phrase(resp.status_code),
                 headers=resp.headers,
@@ -247,26 +359,45 @@ class Transport:
                 request=described,
                 retries=attempt,
                 retry_after=parse_retry_after(resp.headers.get("Retry-After")),
+                truncated=truncated,
             )
+            if 300 <= raw.status < 400:
+                location = resp.headers.get("Location")
+                raise RedirectError(
+                    raw.status,
+                    raw.reason,
+                    location=urljoin(url, location) if location else None,
+                    body=raw.text,
+                    headers=raw.headers,
+                    request=described,
+                )
+            return raw
 
-    def _read_body(self, resp: requests.Response, described: str) -> bytes:
-        """The whole body, in chunks, refusing one larger than `max_response_bytes`."""
-        chunks: list[bytes] = []
-        size = 0
+    def _read_body(self, resp: requests.Response, described: str) -> tuple[bytes, bool]:
+        """The body and whether it was cut: a success body whole, in chunks, refusing one
+        larger than `max_response_bytes`; any other body up to `ERROR_BODY_BYTES`."""
+        success = 200 <= resp.status_code < 300
+        limit = self.max_response_bytes if success else ERROR_BODY_BYTES
+        out = io.BytesIO()  # its getvalue() does not copy: one body in memory, not two
+        head = b""
         for chunk in resp.iter_content(64 * 1024):
-            size += len(chunk)
-            chunks.append(chunk)
-            if size > self.max_response_bytes:
-                resp.close()  # the rest is never read; the connection is dropped
+            head = head or chunk[:500]
+            if out.tell() + len(chunk) > limit:
+                if not success:
+                    out.write(chunk[: limit - out.tell()])
+                    resp.close()  # the rest is never read; the connection is dropped
+                    return out.getvalue(), True
+                resp.close()
                 raise ResponseTooLargeError(
                     resp.status_code,
                     resp.reason or _phrase(resp.status_code),
-                    body=b"".join(chunks)[:500].decode("utf-8", errors="replace"),
+                    body=head.decode("utf-8", errors="replace"),
                     headers=resp.headers,
                     request=described,
                     reason=f"the body is larger than {self.max_response_bytes} bytes",
                 )
-        return b"".join(chunks)
+            out.write(chunk)
+        return out.getvalue(), False
 
     def _retry(
         self, described: str, attempt: int, spent: float, retry_after: float | None, why: str
@@ -276,7 +407,8 @@ class Transport:
         if attempt >= self.retry.max_retries:
             return None
         wait = self.retry.wait(attempt, retry_after)
-        if spent + wait > self.retry.max_elapsed:
+        left = _deadline.remaining()
+        if spent + wait > self.retry.max_elapsed or (left is not None and wait >= left):
             log.debug("%s: %s, no retry within %.0fs", described, why, self.retry.max_elapsed)
             return None
         log.debug("%s: %s, retry %d in %.2fs", described, why, attempt + 1, wait)

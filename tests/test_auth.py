@@ -30,6 +30,12 @@ UNAUTHORIZED: dict[str, Any] = {
 }
 
 
+REFUSED: dict[str, Any] = {
+    "status_code": 401,
+    "json": {"error": "invalid_grant", "error_description": "Invalid refresh token"},
+}
+
+
 def form(request: requests_mock.request._RequestObjectProxy) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(request.text).items()}
 
@@ -95,16 +101,6 @@ def test_login_then_logout(mock: requests_mock.Mocker, sdk: MarketplaceClient) -
     assert sdk.token_store.get() is None
 
 
-def test_logout_forgets_the_token_even_when_revoke_fails(
-    mock: requests_mock.Mocker, sdk: MarketplaceClient
-) -> None:
-    sdk.token_store.set(Token(access_token="a", scope="user", refresh_token="r"))
-    mock.post(f"{MP}/v1/auth/revoke", status_code=500, text="boom")
-    with pytest.raises(AuthError):
-        sdk.logout()
-    assert sdk.token_store.get() is None
-
-
 def test_wrong_password_and_unknown_client_are_told_apart(
     mock: requests_mock.Mocker, sdk: MarketplaceClient
 ) -> None:
@@ -133,29 +129,11 @@ def test_401_refreshes_and_retries_once(mock: requests_mock.Mocker, sdk: Marketp
     assert stored is not None and stored.refresh_token == "r2"
 
 
-def test_401_after_refresh_falls_back_to_an_anonymous_token(
-    mock: requests_mock.Mocker, sdk: MarketplaceClient
-) -> None:
-    sdk.token_store.set(Token(access_token="old", scope="user", refresh_token="r1"))
-    mock.post(
-        f"{MP}/v1/auth/token", [{"json": token_json("user", "new", "r2")}, {"json": token_json()}]
-    )
-    mock.get(QUERY, [UNAUTHORIZED, UNAUTHORIZED, OK])
-    assert sdk.listings.query().status == 200
-    assert [f["grant_type"] for f in token_requests(mock)] == [
-        "refresh_token",
-        "client_credentials",
-    ]
-    assert sdk.auth_info().is_anonymous
-
-
 def test_refused_refresh_falls_back_to_an_anonymous_token(
     mock: requests_mock.Mocker, sdk: MarketplaceClient
 ) -> None:
     sdk.token_store.set(Token(access_token="old", scope="user", refresh_token="revoked"))
-    mock.post(
-        f"{MP}/v1/auth/token", [{"status_code": 401, "text": "revoked"}, {"json": token_json()}]
-    )
+    mock.post(f"{MP}/v1/auth/token", [REFUSED, {"json": token_json()}])
     mock.get(QUERY, [UNAUTHORIZED, OK])
     assert sdk.listings.query().status == 200
     assert [f["grant_type"] for f in token_requests(mock)] == [
@@ -502,7 +480,7 @@ def test_integration_401_refreshes_then_fetches_client_credentials(
     integ.token_store.set(Token(access_token="old", scope="integ", refresh_token="r1"))
     mock.post(
         f"{IG}/v1/auth/token",
-        [{"status_code": 401, "text": "expired"}, {"json": token_json("integ", "fresh", "r9")}],
+        [REFUSED, {"json": token_json("integ", "fresh", "r9")}],
     )
     mock.get(url, [UNAUTHORIZED, OK])
     assert integ.listings.query().status == 200

@@ -14,7 +14,7 @@ import requests_mock
 
 from flexclient import IntegrationClient, LatLng, MarketplaceClient, Money
 from flexclient._client import BaseClient
-from flexclient._endpoint import BoundCommand, BoundQuery, Endpoint, Group
+from flexclient._endpoint import BoundCommand, BoundListQuery, BoundQuery, Endpoint, Group
 from flexclient._wire import WireFormatName
 from tests.conftest import IG, MP, NO_WAIT, answer
 
@@ -79,13 +79,9 @@ def test_each_endpoint_sends_its_method_path_query_and_body(
     accept = "application/transit+json" if wire == "transit" else "application/json"
     with requests_mock.Mocker() as m:
         m.post(f"{base}/v1/auth/token", json={"access_token": "tok", "scope": "public-read"})
-        answer(
-            m,
-            row["method"],
-            url,
-            {"data": {"id": str(ID), "type": "thing", "attributes": {}}},
-            wire=wire,
-        )
+        resource = {"id": str(ID), "type": "thing", "attributes": {}}
+        listed = isinstance(method, BoundListQuery)
+        answer(m, row["method"], url, {"data": [resource] if listed else resource}, wire=wire)
         if row["method"] == "GET":
             assert isinstance(method, BoundQuery)
             res = method({"id": ID, "include": ["author", "images"], "perPage": 3})
@@ -127,7 +123,7 @@ def test_each_endpoint_sends_its_method_path_query_and_body(
         assert sent.headers["Accept"] == accept
         assert sent.headers["Authorization"] == "Bearer tok"
     assert res.status == 200
-    assert res.data.data.id == ID
+    assert (res.data.data[0] if listed else res.data.data).id == ID
 
 
 def test_group_and_method_reprs_name_their_paths(sdk: MarketplaceClient) -> None:

@@ -98,7 +98,8 @@ class Counting(BaseAdapter):
         response = requests.Response()
         response.status_code = 200
         response.headers["Content-Type"] = "application/json"
-        response.raw = io.BytesIO(b'{"data": []}')
+        listed = request.method == "GET"  # a list query, or a command's single resource
+        response.raw = io.BytesIO(b'{"data": []}' if listed else b'{"data": null}')
         response.request = request
         return response
 

@@ -35,6 +35,10 @@ from tests.conftest import MP, TRANSIT_CT
 QUERY = f"{MP}/v1/api/listings/query"
 CREATE = f"{MP}/v1/api/own_listings/create"
 OK: dict[str, Any] = {"content": b'["^ ","~:data",[]]', "headers": {"Content-Type": TRANSIT_CT}}
+CREATED: dict[str, Any] = {
+    "content": b'["^ ","~:data",null]',
+    "headers": {"Content-Type": TRANSIT_CT},
+}
 
 
 class Sleeps:
@@ -67,7 +71,7 @@ def test_queries_are_retried_on_server_errors(mock: requests_mock.Mocker) -> Non
 
 
 def test_commands_are_not_retried_when_they_may_have_run(mock: requests_mock.Mocker) -> None:
-    mock.post(CREATE, [{"status_code": 503, "text": "busy"}, OK])
+    mock.post(CREATE, [{"status_code": 503, "text": "busy"}, CREATED])
     with pytest.raises(ServerError) as info:
         client(Sleeps()).own_listings.create({"title": "x"})
     assert info.value.retries == 0 and hits(mock, CREATE) == 1
@@ -79,9 +83,9 @@ def test_commands_are_not_retried_when_they_may_have_run(mock: requests_mock.Moc
 
 
 def test_commands_are_retried_when_they_certainly_did_not_run(mock: requests_mock.Mocker) -> None:
-    mock.post(CREATE, [{"status_code": 429, "text": "slow down"}, OK])
+    mock.post(CREATE, [{"status_code": 429, "text": "slow down"}, CREATED])
     assert client(Sleeps()).own_listings.create({"title": "x"}).retries == 1
-    mock.post(CREATE, [{"exc": requests.exceptions.ConnectTimeout("no connection")}, OK])
+    mock.post(CREATE, [{"exc": requests.exceptions.ConnectTimeout("no connection")}, CREATED])
     assert client(Sleeps()).own_listings.create({"title": "x"}).retries == 1
 
 

@@ -1,0 +1,381 @@
+"""Sessions are never silently lost, logout behaves as the official SDKs', and secrets stay
+out of errors. Unit tests on requests-mock; the hostile servers over real HTTP are in
+tests/integration/test_trust.py."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+import pytest
+import requests
+import requests_mock
+
+from flexclient import (
+    AuthError,
+    FileTokenStore,
+    IntegrationClient,
+    MarketplaceClient,
+    MemoryTokenStore,
+    ParameterError,
+    ServerError,
+    Token,
+    TransportError,
+    UnauthorizedError,
+)
+from flexclient._errors import TokenStoreError
+from tests.conftest import IG, MP, NO_WAIT, TRANSIT_CT, token_json
+
+QUERY = f"{MP}/v1/api/listings/query"
+TOKEN = f"{MP}/v1/auth/token"
+REVOKE = f"{MP}/v1/auth/revoke"
+OK: dict[str, Any] = {"content": b'["^ ","~:data",[]]', "headers": {"Content-Type": TRANSIT_CT}}
+UNAUTHORIZED: dict[str, Any] = {
+    "status_code": 401,
+    "json": {"errors": [{"status": 401, "code": "auth-invalid-access-token", "title": "Invalid"}]},
+}
+REFUSED: dict[str, Any] = {
+    "status_code": 401,
+    "json": {"error": "invalid_grant", "error_description": "Invalid refresh token"},
+}
+USER = Token(access_token="user-access", scope="user", refresh_token="user-refresh")
+
+
+def grants(m: requests_mock.Mocker) -> list[str]:
+    return [
+        parse_qs(r.text)["grant_type"][0] for r in m.request_history if r.path.endswith("/token")
+    ]
+
+
+def logged_in(store: Any = None) -> MarketplaceClient:
+    sdk = MarketplaceClient("client-id", base_url=MP, retry_policy=NO_WAIT, token_store=store)
+    sdk.token_store.set(USER)
+    return sdk
+
+
+# --- a refresh that fails for another reason than a refused refresh token ------------------
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        {"status_code": 503, "text": "maintenance"},
+        {"status_code": 500, "json": {"error": "server_error"}},
+        {"status_code": 401, "json": {"error": "invalid_client"}},  # the client, not the token
+        {"exc": requests.exceptions.ConnectionError("connection reset")},
+    ],
+)
+def test_a_failed_refresh_raises_and_keeps_the_session(failure: dict[str, Any]) -> None:
+    sdk = logged_in()
+    with requests_mock.Mocker() as m:
+        m.get(QUERY, **UNAUTHORIZED)
+        m.post(TOKEN, **failure)
+        with pytest.raises((AuthError, TransportError)):
+            sdk.listings.query()
+        assert grants(m) == ["refresh_token"]  # no anonymous token was fetched
+    assert sdk.token_store.get() == USER
+
+
+def test_a_401_after_a_good_refresh_is_raised_and_the_refreshed_session_kept() -> None:
+    sdk = logged_in()
+    refreshed = token_json("user", "new-access", "new-refresh")
+    with requests_mock.Mocker() as m:
+        m.get(QUERY, **UNAUTHORIZED)
+        m.post(TOKEN, json=refreshed)
+        with pytest.raises(UnauthorizedError):
+            sdk.listings.query()
+        assert grants(m) == ["refresh_token"]
+        assert [r.headers["Authorization"] for r in m.request_history if "query" in r.path] == [
+            "Bearer user-access",
+            "Bearer new-access",
+        ]
+    stored = sdk.token_store.get()
+    assert stored is not None and stored.refresh_token == "new-refresh"
+    assert not sdk.auth_info().is_anonymous
+
+
+def test_a_refused_refresh_token_ends_the_session_as_the_official_sdk_does() -> None:
+    sdk = logged_in()
+    with requests_mock.Mocker() as m:
+        m.get(QUERY, [UNAUTHORIZED, OK])
+        m.post(TOKEN, [REFUSED, {"json": token_json()}])
+        assert sdk.listings.query().status == 200
+        assert grants(m) == ["refresh_token", "client_credentials"]
+    assert sdk.auth_info().is_anonymous
+
+
+class Meanwhile(MemoryTokenStore):
+    """A store into which another client writes a newer token while this one refreshes."""
+
+    def __init__(self, token: Token, newer: Token) -> None:
+        super().__init__(token)
+        self.newer = newer
+        self.reads = 0
+
+    def get(self) -> Token | None:
+        self.reads += 1
+        if self.reads == 3:  # after the call's read and the refresh's re-read
+            self.set(self.newer)
+        return super().get()
+
+
+def test_a_refused_refresh_never_replaces_a_token_stored_meanwhile() -> None:
+    newer = Token(access_token="other-access", scope="user", refresh_token="other-refresh")
+    sdk = logged_in(Meanwhile(USER, newer))
+    with requests_mock.Mocker() as m:
+        m.get(QUERY, [UNAUTHORIZED, OK])
+        m.post(TOKEN, **REFUSED)
+        assert sdk.listings.query().status == 200
+        assert grants(m) == ["refresh_token"]  # no anonymous token
+        assert m.request_history[-1].headers["Authorization"] == "Bearer other-access"
+    assert sdk.token_store.get() == newer
+
+
+def test_a_refresh_uses_the_token_another_client_refreshed_meanwhile() -> None:
+    store = MemoryTokenStore(USER)
+    sdk = logged_in(store)
+    other = Token(access_token="other-access", scope="user", refresh_token="other-refresh")
+
+    class Refreshing(MemoryTokenStore):
+        pass
+
+    with requests_mock.Mocker() as m:
+
+        def unauthorized_then_other(request: Any, context: Any) -> bytes:
+            if request.headers["Authorization"] == "Bearer user-access":
+                store.set(other)  # another client refreshed while this request was out
+                context.status_code = 401
+                return b""
+            context.headers["Content-Type"] = TRANSIT_CT
+            return b'["^ ","~:data",[]]'
+
+        m.get(QUERY, content=unauthorized_then_other)
+        assert sdk.listings.query().status == 200
+        assert grants(m) == []  # its stale refresh token was never sent
+    assert store.get() == other
+
+
+def test_a_trusted_token_that_cannot_be_refreshed_is_not_replaced_by_an_anonymous_one() -> None:
+    trusted = Token(access_token="trusted-access", scope="trusted:user")
+    sdk = MarketplaceClient("client-id", base_url=MP, token_store=MemoryTokenStore(trusted))
+    with requests_mock.Mocker() as m:
+        m.get(QUERY, **UNAUTHORIZED)
+        with pytest.raises(UnauthorizedError):
+            sdk.listings.query()
+        assert grants(m) == []
+    assert sdk.token_store.get() == trusted
+
+
+# --- logout as the official SDKs ----------------------------------------------------------
+
+
+def test_logout_refreshes_an_expired_token_and_revokes_again() -> None:
+    sdk = logged_in()
+    with requests_mock.Mocker() as m:
+        m.post(REVOKE, [UNAUTHORIZED, {"json": {"action": "revoked"}}])
+        m.post(TOKEN, json=token_json("user", "new-access", "new-refresh"))
+        sdk.logout()
+        revokes = [r for r in m.request_history if r.path.endswith("/revoke")]
+        assert [parse_qs(r.text)["token"][0] for r in revokes] == ["user-refresh", "new-refresh"]
+        assert revokes[1].headers["Authorization"] == "Bearer new-access"
+    assert sdk.token_store.get() is None
+
+
+def test_logout_with_a_refused_refresh_token_forgets_the_token_and_returns() -> None:
+    sdk = logged_in()
+    with requests_mock.Mocker() as m:
+        m.post(REVOKE, **UNAUTHORIZED)
+        m.post(TOKEN, **REFUSED)
+        sdk.logout()  # no error: the session is over on the server as well
+        assert grants(m) == ["refresh_token"]
+    assert sdk.token_store.get() is None
+
+
+def test_logout_that_fails_raises_and_keeps_the_token_to_try_again() -> None:
+    sdk = logged_in()
+    with requests_mock.Mocker() as m:
+        m.post(REVOKE, status_code=500, text="boom")
+        with pytest.raises(AuthError) as info:
+            sdk.logout()
+        assert info.value.status == 500
+    assert sdk.token_store.get() == USER
+
+
+def test_integration_revoke_behaves_the_same() -> None:
+    integ = IntegrationClient("client-id", "client-secret", base_url=IG, retry_policy=NO_WAIT)
+    integ.token_store.set(Token(access_token="integ-access", scope="integ", refresh_token="r1"))
+    with requests_mock.Mocker() as m:
+        m.post(f"{IG}/v1/auth/revoke", [UNAUTHORIZED, {"json": {"action": "revoked"}}])
+        m.post(f"{IG}/v1/auth/token", json=token_json("integ", "integ-new", "r2"))
+        integ.revoke()
+        assert [parse_qs(r.text)["token"][0] for r in m.request_history[::2]] == ["r1", "r2"]
+    assert integ.token_store.get() is None
+
+
+# --- secrets out of errors ----------------------------------------------------------------
+
+ACCESS = "eyJhbGciOiJIUzI1NiJ9.secret-access-part"
+REFRESH = "secret-refresh-1234"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # truncated mid-token: not JSON
+        {"text": f'{{"access_token":"{ACCESS}","refresh_token":"{REFRESH}'},
+        # oddly shaped: the token is a list
+        {"json": {"access_token": [ACCESS], "refresh_token": REFRESH}},
+        # an error answer that quotes what it was sent and what it made
+        {"status_code": 400, "text": f"bad request: {REFRESH} / {ACCESS}"},
+        # a token that is not a valid header value
+        {"json": {"access_token": ACCESS + "\r\nX-Evil: 1", "refresh_token": REFRESH}},
+        {"json": {"access_token": ACCESS, "refresh_token": REFRESH + "\n"}},
+    ],
+)
+def test_token_answers_never_put_tokens_in_errors(answer: dict[str, Any]) -> None:
+    sdk = MarketplaceClient("client-id", base_url=MP, retry_policy=NO_WAIT)
+    sdk.token_store.set(Token(access_token="old", scope="user", refresh_token=REFRESH))
+    with requests_mock.Mocker() as m:
+        m.get(QUERY, **UNAUTHORIZED)
+        m.post(TOKEN, **answer)
+        with pytest.raises(AuthError) as info:
+            sdk.listings.query()
+    error = info.value
+    shown = " ".join([str(error), repr(error), error.body, repr(error.__cause__)])
+    assert ACCESS not in shown and REFRESH not in shown
+    assert "secret-access-part" not in shown
+    stored = sdk.token_store.get()
+    assert stored is not None and stored.access_token == "old"  # nothing unusable was stored
+
+
+def test_a_token_that_is_not_a_header_value_is_never_stored_or_sent() -> None:
+    sdk = MarketplaceClient("client-id", base_url=MP, retry_policy=NO_WAIT)
+    with requests_mock.Mocker() as m:
+        m.post(TOKEN, json={"access_token": "abc\r\ndef", "scope": "public-read"})
+        with pytest.raises(AuthError, match="not a valid header value"):
+            sdk.listings.query()
+        assert not any("query" in r.path for r in m.request_history)
+    assert sdk.token_store.get() is None
+    with pytest.raises(ValueError, match="access_token"):
+        Token(access_token="a b")
+
+
+def test_auth_errors_say_what_the_api_said() -> None:
+    sdk = MarketplaceClient("client-id", base_url=MP, retry_policy=NO_WAIT)
+    with requests_mock.Mocker() as m:
+        m.post(TOKEN, status_code=401, json={"error": "invalid_grant", "error_description": "Bad"})
+        with pytest.raises(AuthError) as info:
+            sdk.login(username="jane@example.com", password="a-secret-password")
+    assert info.value.error == "invalid_grant" and info.value.error_description == "Bad"
+    assert str(info.value) == "401 Unauthorized from POST /v1/auth/token - invalid_grant: Bad"
+
+
+def test_transport_errors_hold_no_request_with_the_authorization_header() -> None:
+    sdk = MarketplaceClient("client-id", base_url=MP, retry_policy=NO_WAIT, max_retries=0)
+    sdk.token_store.set(Token(access_token="the-bearer-token", scope="public-read"))
+    with requests_mock.Mocker() as m:
+        m.get(QUERY, exc=requests.exceptions.ConnectionError("reset by peer"))
+        with pytest.raises(TransportError) as info:
+            sdk.listings.query()
+    cause = info.value.__cause__
+    assert isinstance(cause, requests.RequestException)
+    assert cause.request is None and cause.response is None
+    assert "the-bearer-token" not in str(info.value)
+
+
+# --- credentials only over HTTPS or to loopback --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url", ["http://flex-api.example.com", "http://10.0.0.5:8080", "ftp://example.com"]
+)
+def test_plain_http_elsewhere_is_refused_before_any_connection(url: str) -> None:
+    with requests_mock.Mocker() as m:  # any request would fail the test: none is registered
+        with pytest.raises(ParameterError) as info:
+            MarketplaceClient("client-id", base_url=url)
+        assert info.value.param == "base_url"
+        with pytest.raises(ParameterError, match="base_url"):
+            IntegrationClient("client-id", "secret", base_url=url)
+        assert m.request_history == []
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8080", "http://localhost", "http://[::1]:9"])
+def test_plain_http_to_loopback_is_allowed(url: str) -> None:
+    assert MarketplaceClient("client-id", client_secret="s", base_url=url).base_url == url
+
+
+# --- timeouts and deadlines are checked ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "timeout", [None, 0, -1, (2, None), (None, 5), float("inf"), float("nan"), True, "5", (1, 2, 3)]
+)
+def test_timeouts_that_could_wait_for_ever_are_refused(timeout: Any) -> None:
+    with pytest.raises(ParameterError, match="timeout"):
+        MarketplaceClient("client-id", timeout=timeout)
+    if timeout is None:
+        return  # per call, None means "the client's timeout"
+    sdk = MarketplaceClient("client-id", base_url=MP)
+    with requests_mock.Mocker() as m:
+        with pytest.raises(ParameterError, match="timeout"):
+            sdk.listings.query(timeout=timeout)
+        with pytest.raises(ParameterError, match="timeout"):
+            sdk.own_listings.create({"title": "t"}, {}, {"timeout": timeout})
+        assert m.request_history == []
+
+
+@pytest.mark.parametrize("deadline", [0, -5, float("inf"), "10"])
+def test_deadlines_must_be_positive_and_finite(deadline: Any) -> None:
+    with pytest.raises(ParameterError, match="deadline"):
+        MarketplaceClient("client-id", deadline=deadline)
+    sdk = MarketplaceClient("client-id", base_url=MP)
+    with pytest.raises(ParameterError, match="deadline"):
+        sdk.listings.query(deadline=deadline)
+
+
+# --- token files ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"\xff\xfe not utf-8", b"[" * 100_000, b'{"access_token": "a\\r\\nb"}', b"[1, 2]"],
+    ids=["invalid-utf8", "deeply-nested", "token-not-a-header-value", "not-an-object"],
+)
+def test_bad_token_files_are_warned_about_and_replaced(
+    tmp_path: Path, content: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "token.json"
+    path.write_bytes(content)
+    store = FileTokenStore(path)
+    with caplog.at_level(logging.WARNING, logger="flexclient"):
+        assert store.get() is None
+    assert "ignoring unreadable token file" in caplog.text
+    sdk = MarketplaceClient("client-id", base_url=MP, token_store=store)
+    with requests_mock.Mocker() as m:
+        m.post(TOKEN, json=token_json())
+        m.get(QUERY, **OK)
+        sdk.listings.query()
+    assert json.loads(path.read_text())["access_token"] == "anon-token"
+
+
+def test_a_token_file_path_that_is_a_folder_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(TokenStoreError, match="is a folder"):
+        FileTokenStore(tmp_path)
+    path = tmp_path / "later"
+    store = FileTokenStore(path)
+    path.mkdir()
+    with pytest.raises(TokenStoreError, match="is a folder"):
+        store.get()
+
+
+def test_error_bodies_are_kept_as_a_bounded_excerpt() -> None:
+    sdk = MarketplaceClient("client-id", base_url=MP, max_retries=0)
+    sdk.token_store.set(Token(access_token="t", scope="public-read"))
+    with requests_mock.Mocker() as m:
+        m.get(QUERY, status_code=502, content=b"x" * (5 * 1024 * 1024))
+        with pytest.raises(ServerError) as info:
+            sdk.listings.query()
+    assert info.value.body_truncated and len(info.value.body) == 64 * 1024
