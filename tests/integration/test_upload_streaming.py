@@ -7,6 +7,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+import requests
 
 from flexclient import MarketplaceClient, RequestOptions, UploadProgress
 from flexclient.testing import FakeMarketplace, fake_process
@@ -53,3 +54,19 @@ def test_upload_progress_bar(
     marketplace_client.images.upload({"image": png(64, 64, (1, 2, 3))}, {}, opts)
     err = capsys.readouterr().err
     assert "upload" in err and "100%" in err and calls and calls[-1] > 0
+
+
+def test_a_filename_cannot_add_header_lines_the_server_reads(
+    marketplace_client: MarketplaceClient, fake_marketplace: FakeMarketplace, tmp_path: Path
+) -> None:
+    # Were the name sent raw, the server would read the first Content-Type, the injected one.
+    photo = tmp_path / 'shot"\r\nContent-Type: text\r\nX-Note: ".png'
+    photo.write_bytes(png(4, 4, (9, 9, 9)))
+    fake_marketplace.add_user("u@example.com", "u-password")
+    marketplace_client.login(username="u@example.com", password="u-password")
+    image = marketplace_client.images.upload({"image": photo}, {"expand": True}).data.data
+    url = image.attributes.variants["default"].url
+    assert url is not None
+    served = requests.get(url, timeout=5)
+    assert served.headers["Content-Type"] == "image/png"
+    assert served.content == photo.read_bytes()
