@@ -7,6 +7,7 @@
 
 from flexclient._client import ClientOptions
 from flexclient._clients import IntegrationClient, MarketplaceClient
+from flexclient._deadline import DeadlineAdapter
 from flexclient._endpoint import RequestOptions, Response
 from flexclient._errors import (
     ApiError,
@@ -24,11 +25,13 @@ from flexclient._errors import (
     PayloadTooLargeError,
     PaymentRequiredError,
     RateLimitError,
+    RedirectError,
     RelationshipNotIncludedError,
     RelationshipTypeError,
     RequestTimeoutError,
     ResponseTooLargeError,
     ServerError,
+    TokenStoreError,
     TransportError,
     UnauthorizedError,
     UnexpectedResponseError,
@@ -38,7 +41,14 @@ from flexclient._limits import Bucket, RateLimits
 from flexclient._multipart import UploadProgress
 from flexclient._pages import PaginationLimitWarning
 from flexclient._query import object_query
-from flexclient._tokens import AuthInfo, FileTokenStore, MemoryTokenStore, Token, TokenStore
+from flexclient._tokens import (
+    AuthInfo,
+    FileTokenStore,
+    LockingTokenStore,
+    MemoryTokenStore,
+    Token,
+    TokenStore,
+)
 from flexclient._transport import RetryPolicy
 from flexclient._types import LatLng, LatLngBounds, Money
 from flexclient.models import Envelope, Meta, Resource
@@ -54,6 +64,7 @@ __all__ = [
     "ClientError",
     "ClientOptions",
     "ConflictError",
+    "DeadlineAdapter",
     "Envelope",
     "ErrorEnvelope",
     "ErrorItem",
@@ -66,6 +77,7 @@ __all__ = [
     "IntegrationClient",
     "LatLng",
     "LatLngBounds",
+    "LockingTokenStore",
     "MarketplaceClient",
     "MemoryPositionStore",
     "MemoryTokenStore",
@@ -79,6 +91,7 @@ __all__ = [
     "PositionStore",
     "RateLimitError",
     "RateLimits",
+    "RedirectError",
     "RelationshipNotIncludedError",
     "RelationshipTypeError",
     "RequestOptions",
@@ -90,6 +103,7 @@ __all__ = [
     "ServerError",
     "Token",
     "TokenStore",
+    "TokenStoreError",
     "TransportError",
     "UnauthorizedError",
     "UnexpectedResponseError",

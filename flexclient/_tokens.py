@@ -123,9 +123,9 @@ class TokenStore(Protocol):
 @runtime_checkable
 class LockingTokenStore(TokenStore, Protocol):
     """A token store with `lock()`: a context manager that the clients sharing the store
-    hold while they fetch, refresh or replace its token, one at a time. It must be
-    reentrant-free but cover every thread and process that shares the store (a Redis store
-    would take a Redis lock)."""
+    hold while they fetch, refresh or replace its token, one at a time. It need not be
+    reentrant, but it must cover every thread and process that shares the store (a Redis
+    store would take a Redis lock)."""
 
     def lock(self) -> AbstractContextManager[object]: ...
 

@@ -23,10 +23,10 @@ from flexclient import (
     ParameterError,
     ServerError,
     Token,
+    TokenStoreError,
     TransportError,
     UnauthorizedError,
 )
-from flexclient._errors import TokenStoreError
 from tests.conftest import IG, MP, NO_WAIT, TRANSIT_CT, token_json
 
 QUERY = f"{MP}/v1/api/listings/query"

@@ -20,12 +20,12 @@ import pytest
 from flexclient import (
     FileTokenStore,
     MarketplaceClient,
+    RedirectError,
     RequestTimeoutError,
     RetryPolicy,
     ServerError,
     Token,
 )
-from flexclient._errors import RedirectError
 from flexclient.testing import FakeMarketplace
 
 Handler = Callable[[socket.socket, bytes], None]
