@@ -5,7 +5,6 @@
 >>> res = sdk.listings.query({"perPage": 5, "include": ["author"]})  # doctest: +SKIP
 """
 
-from flexclient._client import ClientOptions
 from flexclient._clients import IntegrationClient, MarketplaceClient
 from flexclient._deadline import DeadlineAdapter
 from flexclient._endpoint import RequestOptions, Response
@@ -39,6 +38,7 @@ from flexclient._errors import (
 from flexclient._events import EventFeed, FilePositionStore, MemoryPositionStore, PositionStore
 from flexclient._limits import Bucket, RateLimits
 from flexclient._multipart import UploadProgress
+from flexclient._options import ClientOptions, Options
 from flexclient._pages import PaginationLimitWarning
 from flexclient._query import object_query
 from flexclient._tokens import (
@@ -84,6 +84,7 @@ __all__ = [
     "Meta",
     "Money",
     "NotFoundError",
+    "Options",
     "PaginationLimitWarning",
     "ParameterError",
     "PayloadTooLargeError",

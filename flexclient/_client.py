@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import ipaddress
 import json
 import re
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, ClassVar, TypedDict, get_args
-from urllib.parse import urlencode, urlsplit
+from typing import Any, ClassVar, Self, Unpack
+from urllib.parse import urlencode
 
 import requests
 
@@ -36,17 +35,15 @@ from flexclient._errors import (
     UnexpectedResponseError,
     error_class_for,
 )
-from flexclient._limits import Limiter, PresetName, RateLimits
+from flexclient._limits import Limiter
 from flexclient._multipart import multipart_factory, upload_bar
+from flexclient._options import ClientOptions, Options
 from flexclient._query import write_query
 from flexclient._tokens import AuthInfo, MemoryTokenStore, Token, TokenStore, store_lock
 from flexclient._transport import (
-    DEFAULT_MAX_RESPONSE_BYTES,
-    DEFAULT_TIMEOUT,
     UPLOAD_TIMEOUT,
     Body,
     RawResponse,
-    RetryPolicy,
     Timeout,
     Transport,
     check_deadline,
@@ -58,7 +55,6 @@ from flexclient._wire import (
     JSON,
     WireDecodeError,
     WireFormat,
-    WireFormatName,
     format_for_content_type,
 )
 from flexclient.models import Envelope, Resource
@@ -105,22 +101,6 @@ def redact_auth_body(text: str, secrets: tuple[str, ...] = ()) -> str:
         if len(secret) >= 4:  # shorter ones would cut ordinary words
             text = text.replace(secret, REDACTED)
     return _JWT.sub(REDACTED, text)
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def _is_credential_safe(url: str) -> bool:
-    parts = urlsplit(url)
-    return parts.scheme == "https" or (
-        parts.scheme == "http" and _is_loopback(parts.hostname or "")
-    )
 
 
 def _api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str = "") -> ApiError:
@@ -207,100 +187,107 @@ def _shape_mismatch(data: object, *, listed: bool) -> str:
     return ""
 
 
-class ClientOptions(TypedDict, total=False):
-    """The keyword options both clients take (see docs/usage.md)."""
-
-    base_url: str
-    token_store: TokenStore
-    timeout: Timeout
-    max_retries: int
-    retry_policy: RetryPolicy
-    wire_format: WireFormatName
-    version: str
-    session: requests.Session
-    max_response_bytes: int
-    rate_limits: PresetName | RateLimits | None
-    max_connections: int | None
-    deadline: float | None
-
-
 class BaseClient(ABC):
     """The machinery of `MarketplaceClient` and `IntegrationClient`."""
 
     api_segment: ClassVar[str]
     default_base_url: ClassVar[str]
+    options: Options
+    """The client's settings (see `Options`)."""
 
     def __init__(
         self,
         client_id: str,
         client_secret: str | None = None,
-        *,
-        base_url: str | None = None,
-        token_store: TokenStore | None = None,
-        timeout: Timeout = DEFAULT_TIMEOUT,
-        max_retries: int | None = None,
-        wire_format: WireFormatName = "transit",
-        version: str = "v1",
-        session: requests.Session | None = None,
-        retry_policy: RetryPolicy | None = None,
-        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-        rate_limits: PresetName | RateLimits | None = None,
-        max_connections: int | None = None,
-        deadline: float | None = None,
+        **options: Unpack[ClientOptions],
     ) -> None:
         if not isinstance(client_id, str) or not client_id:
             raise ParameterError("client_id", "give the client ID of your application")
         if client_secret is not None and (not isinstance(client_secret, str) or not client_secret):
             raise ParameterError("client_secret", "must be a non-empty string")
-        if wire_format not in get_args(WireFormatName):
-            raise ParameterError("wire_format", f"must be 'transit' or 'json', not {wire_format!r}")
-        if max_retries is not None and (not isinstance(max_retries, int) or max_retries < 0):
-            raise ParameterError("max_retries", "must be a whole number, 0 or more")
-        url = (base_url or self.default_base_url).rstrip("/")
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ParameterError("base_url", f"not an http(s) URL: {url!r}")
-        if not _is_credential_safe(url):
-            # Every request carries a credential (a bearer token, or the secret, password or
-            # refresh token that gets one), so plain http is refused outright.
-            raise ParameterError(
-                "base_url",
-                f"credentials are only sent over HTTPS (or plain http to a loopback address), "
-                f"not to {parts.scheme}://{parts.hostname}",
-            )
-        timeout = check_timeout(timeout)
-        if deadline is not None:
-            deadline = check_deadline(deadline)
         self.client_id = client_id
         self._client_secret = client_secret
-        self.base_url = url
-        self.version = version
-        self.wire_format = FORMATS[wire_format]
+        settings = Options(base_url=self.default_base_url).changed(options)
+        self._setup(settings, options.get("token_store"), options.get("session"), None)
+
+    def _setup(
+        self,
+        options: Options,
+        token_store: TokenStore | None,
+        session: requests.Session | None,
+        parent: Transport | None,
+    ) -> None:
+        self.options = options
+        self.wire_format = FORMATS[options.wire_format]
         self.token_store: TokenStore = (
             token_store if token_store is not None else MemoryTokenStore()
         )
-        policy = retry_policy or RetryPolicy()
-        if max_retries is not None:
-            policy = dataclasses.replace(policy, max_retries=max_retries)
-        if isinstance(rate_limits, str):
-            if rate_limits not in ("dev", "prod"):
-                raise ParameterError("rate_limits", "'dev', 'prod', a RateLimits, or None")
-            rate_limits = RateLimits.preset(rate_limits)
-        if max_connections is not None and (
-            not isinstance(max_connections, int) or max_connections < 1
-        ):
-            raise ParameterError("max_connections", "a whole number, 1 or more, or None")
-        self._transport = Transport(
-            url,
-            timeout=timeout,
-            retry=policy,
-            session=session,
-            max_response_bytes=max_response_bytes,
-            limiter=Limiter(rate_limits) if rate_limits is not None else None,
-            max_connections=max_connections,
-            deadline=deadline,
-        )
+        if parent is not None:
+            self._transport = parent.derived(
+                options.base_url,
+                timeout=options.timeout,
+                retry=options.retry_policy,
+                max_response_bytes=options.max_response_bytes,
+                rate_limits=options.rate_limits,
+                max_connections=options.max_connections,
+                deadline=options.deadline,
+            )
+        else:
+            self._transport = Transport(
+                options.base_url,
+                timeout=options.timeout,
+                retry=options.retry_policy,
+                session=session,
+                max_response_bytes=options.max_response_bytes,
+                limiter=Limiter(options.rate_limits) if options.rate_limits is not None else None,
+                max_connections=options.max_connections,
+                deadline=options.deadline,
+            )
         self._token_lock = threading.Lock()
+
+    @property
+    def base_url(self) -> str:
+        """The API's origin, e.g. `https://flex-api.sharetribe.com`."""
+        return self.options.base_url
+
+    @property
+    def version(self) -> str:
+        return self.options.version
+
+    def with_options(self, **changes: Unpack[ClientOptions]) -> Self:
+        """A client like this one with some options changed, sharing its connection pool and
+        its token store (and so its session), and its rate limits and connection bound where
+        those are unchanged.
+
+        A new `base_url` is another marketplace: the new client then starts with an empty
+        token store of its own, unless `token_store=` is given.
+
+        >>> patient = sdk.with_options(timeout=60, max_retries=5)  # doctest: +SKIP
+        """
+        if "session" in changes:
+            raise ParameterError("session", "with_options shares the session; make a new client")
+        options = self.options.changed(changes)
+        store = changes.get("token_store")
+        if store is None and options.base_url == self.options.base_url:
+            store = self.token_store
+        derived = object.__new__(type(self))
+        derived.client_id = self.client_id
+        derived._client_secret = self._client_secret
+        derived._setup(options, store, None, self._transport)
+        if store is self.token_store:
+            derived._token_lock = self._token_lock  # one refresh at a time for both
+        return derived
+
+    def close(self) -> None:
+        """Close the connection pool, if this client made it (never a `session=` of yours,
+        nor the pool a `with_options` client shares with the client it came from)."""
+        self._transport.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def __repr__(self) -> str:
         return (

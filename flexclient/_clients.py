@@ -13,10 +13,11 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import ClassVar, Unpack
 
-from flexclient._client import BaseClient, ClientOptions
+from flexclient._client import BaseClient
 from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
 from flexclient._errors import ParameterError
 from flexclient._events import EventFeed, PositionStore
+from flexclient._options import ClientOptions
 from flexclient._tokens import MemoryTokenStore, Token
 
 
@@ -121,19 +122,9 @@ class MarketplaceClient(MarketplaceEndpoints, BaseClient):
         )
 
     def trusted_client(self) -> MarketplaceClient:
-        """A client with this one's settings that acts with a fresh trusted token."""
-        token = self.exchange_token()
-        return MarketplaceClient(
-            self.client_id,
-            client_secret=self._client_secret,
-            base_url=self.base_url,
-            token_store=MemoryTokenStore(token),
-            wire_format=self.wire_format.name,
-            version=self.version,
-            session=self._transport.session,
-            timeout=self._transport.timeout,
-            retry_policy=self._transport.retry,
-        )
+        """A client with this one's options that acts with a fresh trusted token (in a
+        memory token store of its own), sharing this one's connection pool."""
+        return self.with_options(token_store=MemoryTokenStore(self.exchange_token()))
 
 
 class IntegrationClient(IntegrationEndpoints, BaseClient):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, Self, TypedDict, TypeVa
 from requests.structures import CaseInsensitiveDict
 
 from flexclient import _pages
+from flexclient._errors import ParameterError
 from flexclient._multipart import ProgressCallback, UploadProgress
 from flexclient.models import Envelope
 
@@ -178,6 +179,15 @@ class Upload(Command[P, D]):
 
     kind: Kind = "upload"
 
+    @overload
+    def __get__(self, group: None, owner: type) -> Self: ...
+    @overload
+    def __get__(self, group: Group, owner: type) -> BoundUpload[P, D]: ...
+    def __get__(self, group: Group | None, owner: type) -> Self | BoundUpload[P, D]:
+        if group is None:
+            return self
+        return BoundUpload(group._client, self)
+
 
 class BoundQuery(Generic[P, D]):
     """A query endpoint of one client; call it with the query parameters."""
@@ -259,15 +269,76 @@ class BoundCommand(Generic[P, D]):
         query_params: Params | None = None,
         opts: RequestOptions | None = None,
         /,
+        *,
+        timeout: float | tuple[float, float] | None = None,
+        deadline: float | None = None,
     ) -> Response[Envelope[D]]:
         """Send the command. Pass `{"expand": True}` as query params to get the whole
-        resource back rather than only its id and type."""
+        resource back rather than only its id and type.
+
+        Per-call options go in `opts`, as in the official SDK, or as keywords: `timeout`
+        (seconds, or (connect, read)) and `deadline` (seconds for the whole call)."""
+        given: RequestOptions = {}
+        if timeout is not None:
+            given["timeout"] = timeout
+        if deadline is not None:
+            given["deadline"] = deadline
         return self._client.call(
             self.endpoint,
             body=body_params,
             query=query_params,
-            opts=opts,
+            opts=merged_options(opts, given),
         )
+
+
+class BoundUpload(BoundCommand[P, D]):
+    """An upload endpoint of one client: a command whose per-call options also take the
+    upload's progress.
+
+    >>> sdk.images.upload({"image": "photo.jpg"}, {}, progress_bar=True)  # doctest: +SKIP
+    """
+
+    def __call__(
+        self,
+        body_params: P | None = None,
+        query_params: Params | None = None,
+        opts: RequestOptions | None = None,
+        /,
+        *,
+        timeout: float | tuple[float, float] | None = None,
+        deadline: float | None = None,
+        on_upload_progress: Callable[[UploadProgress], object] | None = None,
+        progress_bar: bool | None = None,
+    ) -> Response[Envelope[D]]:
+        """Upload. `on_upload_progress` is called with an `UploadProgress` (`.loaded`,
+        `.total`) as the file is sent; `progress_bar=True` shows a tqdm bar."""
+        given: RequestOptions = {}
+        if on_upload_progress is not None:
+            given["on_upload_progress"] = on_upload_progress
+        if progress_bar is not None:
+            given["progress_bar"] = progress_bar
+        return super().__call__(
+            body_params,
+            query_params,
+            merged_options(opts, given),
+            timeout=timeout,
+            deadline=deadline,
+        )
+
+
+def merged_options(opts: RequestOptions | None, keywords: RequestOptions) -> RequestOptions:
+    """The per-call options given in `opts` and as keywords; the same option both ways with
+    two values is an error."""
+    if not keywords:
+        return opts if opts is not None else {}
+    if opts is None:
+        return keywords
+    if not isinstance(opts, Mapping):
+        return opts  # the client says what is wrong with it
+    for name, value in keywords.items():
+        if name in opts and opts[name] != value:  # type: ignore[literal-required]
+            raise ParameterError(name, "given both in opts and as a keyword, differently")
+    return {**opts, **keywords}
 
 
 __all__ = [

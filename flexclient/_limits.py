@@ -92,6 +92,7 @@ class Limiter:
     """The buckets of one client, shared by all its threads."""
 
     def __init__(self, limits: RateLimits) -> None:
+        self.limits = limits
         self.queries = TokenBucket(limits.queries, limits.clock, limits.sleep)
         self.commands = TokenBucket(limits.commands, limits.clock, limits.sleep)
 

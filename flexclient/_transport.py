@@ -18,6 +18,7 @@ import contextlib
 import email.utils
 import http
 import io
+import ipaddress
 import logging
 import math
 import random
@@ -26,7 +27,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import requests
 from requests.structures import CaseInsensitiveDict
@@ -41,7 +42,7 @@ from flexclient._errors import (
     ResponseTooLargeError,
     TransportError,
 )
-from flexclient._limits import Limiter
+from flexclient._limits import Limiter, RateLimits
 
 log = logging.getLogger("flexclient")
 
@@ -55,6 +56,23 @@ ERROR_BODY_BYTES = 64 * 1024
 # Without an explicit deadline, a call may take this many read timeouts in all (attempts,
 # waits, token requests): generous for slow answers, finite for a trickling server.
 DEADLINE_READ_TIMEOUTS = 3
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def is_credential_safe(url: str) -> bool:
+    """Whether credentials may be sent to `url`: over HTTPS, or plain http to loopback."""
+    parts = urlsplit(url)
+    return parts.scheme == "https" or (
+        parts.scheme == "http" and _is_loopback(parts.hostname or "")
+    )
 
 
 def check_timeout(value: object, name: str = "timeout") -> Timeout:
@@ -240,6 +258,42 @@ class Transport:
 
     def __repr__(self) -> str:
         return f"Transport({self.base_url!r})"
+
+    def derived(
+        self,
+        base_url: str,
+        *,
+        timeout: Timeout,
+        retry: RetryPolicy,
+        max_response_bytes: int,
+        rate_limits: RateLimits | None,
+        max_connections: int | None,
+        deadline: float | None,
+    ) -> Transport:
+        """A transport over this one's session (its connection pool), with these settings;
+        it shares this one's rate limiter and connection bound where they are unchanged."""
+        same_limits = self.limiter is not None and self.limiter.limits is rate_limits
+        same_bound = max_connections == self.max_connections
+        made = Transport(
+            base_url,
+            timeout=timeout,
+            retry=retry,
+            session=self.session,
+            max_response_bytes=max_response_bytes,
+            limiter=self.limiter
+            if same_limits
+            else (Limiter(rate_limits) if rate_limits is not None else None),
+            max_connections=max_connections,
+            deadline=deadline,
+        )
+        if same_bound:
+            made._slots = self._slots
+        return made
+
+    def close(self) -> None:
+        """Close the session's connections, if this transport made the session."""
+        if self.owns_session:
+            self.session.close()
 
     def send(
         self,

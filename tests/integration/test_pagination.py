@@ -43,7 +43,8 @@ def test_it_is_lazy_and_keeps_the_filters(
     assert query_requests(demo_marketplace) == before + 1
     rest = list(walk)
     road = [first, *rest]
-    assert len(road) == 50 and all(lst.attributes.public_data["category"] == "road" for lst in road)
+    assert len(road) == 50
+    assert all((lst.attributes.public_data or {}).get("category") == "road" for lst in road)
     prices = [lst.attributes.price.amount for lst in road if lst.attributes.price]
     assert prices == sorted(prices)
     assert query_requests(demo_marketplace) == before + 3

@@ -1,0 +1,131 @@
+"""Client options: the keywords both clients take, checked once into one frozen object.
+
+`ClientOptions` types the keywords (for `MarketplaceClient(...)` and `with_options(...)`);
+`Options` is what a client keeps, as `client.options`. Two of the keywords are shared objects
+rather than settings (`token_store`, `session`) and `max_retries` is a shorthand for a field of
+`retry_policy`; a test keeps the two lists in step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TypedDict, get_args
+from urllib.parse import urlsplit
+
+import requests
+
+from flexclient._errors import ParameterError
+from flexclient._limits import PresetName, RateLimits
+from flexclient._tokens import TokenStore
+from flexclient._transport import (
+    DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_TIMEOUT,
+    RetryPolicy,
+    Timeout,
+    check_deadline,
+    check_timeout,
+    is_credential_safe,
+)
+from flexclient._wire import WireFormatName
+
+
+class ClientOptions(TypedDict, total=False):
+    """The keyword options both clients (and `with_options`) take; see docs/usage.md."""
+
+    base_url: str
+    token_store: TokenStore
+    timeout: Timeout
+    deadline: float | None
+    max_retries: int
+    retry_policy: RetryPolicy
+    wire_format: WireFormatName
+    version: str
+    session: requests.Session
+    max_response_bytes: int
+    rate_limits: PresetName | RateLimits | None
+    max_connections: int | None
+
+
+# The keywords that are not settings of their own (see the module docstring).
+SHARED = frozenset({"token_store", "session"})
+SHORTHANDS = frozenset({"max_retries"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Options:
+    """A client's settings, checked: `client.options`.
+
+    `with_options(...)` derives a client with some of them changed.
+
+    >>> MarketplaceClient("CLIENT_ID", timeout=10).options.timeout  # doctest: +SKIP
+    10.0
+    """
+
+    base_url: str
+    timeout: Timeout = DEFAULT_TIMEOUT
+    deadline: float | None = None
+    retry_policy: RetryPolicy = dataclasses.field(default_factory=RetryPolicy)
+    wire_format: WireFormatName = "transit"
+    version: str = "v1"
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+    rate_limits: RateLimits | None = None
+    max_connections: int | None = None
+
+    def changed(self, given: ClientOptions) -> Options:
+        """These options with the settings in `given` changed, every one of them checked;
+        raises `ParameterError` naming the first that is wrong."""
+        unknown = set(given) - set(ClientOptions.__annotations__)
+        if unknown:
+            raise ParameterError(sorted(unknown)[0], "not an option of the clients")
+        settings = {k: v for k, v in given.items() if k not in SHARED | SHORTHANDS}
+        changed = dataclasses.replace(self, **settings)  # type: ignore[arg-type]
+        if "max_retries" in given:
+            retries = given["max_retries"]
+            if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+                raise ParameterError("max_retries", "must be a whole number, 0 or more")
+            policy = dataclasses.replace(changed.retry_policy, max_retries=retries)
+            changed = dataclasses.replace(changed, retry_policy=policy)
+        return changed._checked()
+
+    def _checked(self) -> Options:
+        url = str(self.base_url).rstrip("/")
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ParameterError("base_url", f"not an http(s) URL: {url!r}")
+        if not is_credential_safe(url):
+            # Every request carries a credential (a bearer token, or the secret, password or
+            # refresh token that gets one), so plain http is refused outright.
+            raise ParameterError(
+                "base_url",
+                f"credentials are only sent over HTTPS (or plain http to a loopback address), "
+                f"not to {parts.scheme}://{parts.hostname}",
+            )
+        if self.wire_format not in get_args(WireFormatName):
+            raise ParameterError(
+                "wire_format", f"must be 'transit' or 'json', not {self.wire_format!r}"
+            )
+        if not isinstance(self.retry_policy, RetryPolicy):
+            raise ParameterError("retry_policy", "must be a RetryPolicy")
+        if not isinstance(self.version, str) or not self.version:
+            raise ParameterError("version", "must be the API version, e.g. 'v1'")
+        size = self.max_response_bytes
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ParameterError("max_response_bytes", "must be a whole number of bytes, 1 or more")
+        limits = self.rate_limits
+        if isinstance(limits, str):
+            if limits not in get_args(PresetName):
+                raise ParameterError("rate_limits", "'dev', 'prod', a RateLimits, or None")
+            limits = RateLimits.preset(limits)
+        elif limits is not None and not isinstance(limits, RateLimits):
+            raise ParameterError("rate_limits", "'dev', 'prod', a RateLimits, or None")
+        most = self.max_connections
+        if most is not None and (isinstance(most, bool) or not isinstance(most, int) or most < 1):
+            raise ParameterError("max_connections", "a whole number, 1 or more, or None")
+        return dataclasses.replace(
+            self,
+            base_url=url,
+            timeout=check_timeout(self.timeout),
+            deadline=None if self.deadline is None else check_deadline(self.deadline),
+            rate_limits=limits,
+        )

@@ -1,0 +1,189 @@
+"""Client options: one frozen object, every option kept by derived clients, closing."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+import requests
+import requests_mock
+
+from flexclient import (
+    Bucket,
+    ClientOptions,
+    MarketplaceClient,
+    MemoryTokenStore,
+    Options,
+    ParameterError,
+    RateLimits,
+    RetryPolicy,
+    Token,
+)
+from flexclient._options import SHARED, SHORTHANDS
+from tests.conftest import MP, token_json
+
+# A value for every setting, none of them the default.
+EVERY_SETTING: dict[str, Any] = {
+    "base_url": MP,
+    "timeout": (2.0, 7.0),
+    "deadline": 40.0,
+    "retry_policy": RetryPolicy(max_retries=4, backoff_cap=3.0, sleep=lambda _: None),
+    "wire_format": "json",
+    "version": "v2",
+    "max_response_bytes": 12345,
+    "rate_limits": RateLimits(queries=Bucket(5, 1, 1.0, 5), commands=Bucket(2, 1, 1.0, 2)),
+    "max_connections": 3,
+}
+
+
+def test_the_keywords_and_the_settings_are_the_same_list() -> None:
+    fields = {f.name for f in dataclasses.fields(Options)}
+    assert set(ClientOptions.__annotations__) == fields | SHARED | SHORTHANDS
+    assert set(EVERY_SETTING) == fields
+    defaults = Options(base_url=MP)
+    assert all(getattr(defaults, k) != v for k, v in EVERY_SETTING.items() if k != "base_url")
+
+
+def test_options_are_frozen_and_checked_once() -> None:
+    sdk = MarketplaceClient("client-id", **EVERY_SETTING)
+    assert sdk.options == Options(**EVERY_SETTING)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        sdk.options.timeout = 3  # type: ignore[misc]
+    assert MarketplaceClient("client-id", max_retries=0).options.retry_policy.max_retries == 0
+    assert MarketplaceClient("client-id", rate_limits="dev").options.rate_limits == (
+        RateLimits.preset("dev")
+    )
+
+
+def test_trusted_client_keeps_every_option_and_the_connection_pool() -> None:
+    sdk = MarketplaceClient("client-id", client_secret="secret", **EVERY_SETTING)
+    sdk.token_store.set(Token(access_token="user-token", scope="user", refresh_token="r"))
+    with requests_mock.Mocker() as m:
+        m.post(f"{MP}/v2/auth/token", json=token_json("trusted:user", "trusted-token"))
+        trusted = sdk.trusted_client()
+    assert trusted.options == sdk.options
+    assert trusted._transport.session is sdk._transport.session
+    assert trusted._transport.limiter is sdk._transport.limiter
+    assert trusted.token_store is not sdk.token_store
+    stored = trusted.token_store.get()
+    assert stored is not None and stored.access_token == "trusted-token"
+    assert trusted._client_secret == "secret"
+
+
+@pytest.mark.parametrize("name", sorted(EVERY_SETTING))
+def test_with_options_changes_one_setting_and_shares_the_rest(name: str) -> None:
+    sdk = MarketplaceClient("client-id")
+    changes: Any = {name: EVERY_SETTING[name]}
+    if name == "base_url":
+        changes[name] = "https://other.test"
+    derived = sdk.with_options(**changes)
+    assert getattr(derived.options, name) == changes[name]
+    others = {f.name for f in dataclasses.fields(Options)} - {name}
+    assert all(getattr(derived.options, k) == getattr(sdk.options, k) for k in others)
+    assert derived._transport.session is sdk._transport.session
+    # Another marketplace never sees this one's token.
+    assert (derived.token_store is sdk.token_store) == (name != "base_url")
+
+
+def test_with_options_keeps_limits_and_the_connection_bound_it_does_not_change() -> None:
+    sdk = MarketplaceClient("client-id", rate_limits="dev", max_connections=2)
+    same = sdk.with_options(timeout=9)
+    assert same._transport.limiter is sdk._transport.limiter
+    assert same._transport._slots is sdk._transport._slots
+    other = sdk.with_options(rate_limits="prod", max_connections=5)
+    assert other._transport.limiter is not sdk._transport.limiter
+    assert other._transport._slots is not sdk._transport._slots
+
+
+@pytest.mark.parametrize(
+    ("changes", "param"),
+    [
+        ({"session": requests.Session()}, "session"),
+        ({"timeout": None}, "timeout"),
+        ({"base_url": "http://example.com"}, "base_url"),
+        ({"wire_format": "xml"}, "wire_format"),
+        ({"max_retries": -1}, "max_retries"),
+        ({"max_response_bytes": 0}, "max_response_bytes"),
+        ({"colour": "blue"}, "colour"),
+    ],
+)
+def test_with_options_checks_what_it_is_given(changes: dict[str, Any], param: str) -> None:
+    with pytest.raises(ParameterError) as info:
+        MarketplaceClient("client-id").with_options(**changes)
+    assert info.value.param == param
+
+
+class Closing(requests.Session):
+    def __init__(self) -> None:
+        super().__init__()
+        self.closed = 0
+
+    def close(self) -> None:
+        self.closed += 1
+        super().close()
+
+
+def test_a_client_closes_the_session_it_made_and_never_the_users() -> None:
+    with MarketplaceClient("client-id") as sdk:
+        own = sdk._transport.session
+        derived = sdk.with_options(timeout=3)
+        derived.close()  # shares the pool: leaves it open
+        assert own.adapters  # still usable
+    theirs = Closing()
+    with MarketplaceClient("client-id", session=theirs):
+        pass
+    assert theirs.closed == 0
+
+
+def test_closing_closes_the_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    closed: list[bool] = []
+    monkeypatch.setattr(requests.Session, "close", lambda self: closed.append(True))
+    with MarketplaceClient("client-id") as sdk:
+        sdk.with_options(timeout=3).close()
+        assert closed == []
+    assert closed == [True]
+
+
+def test_a_derived_client_shares_the_token_and_its_refreshes() -> None:
+    store = MemoryTokenStore()
+    sdk = MarketplaceClient("client-id", base_url=MP, token_store=store)
+    derived = sdk.with_options(wire_format="json")
+    with requests_mock.Mocker() as m:
+        m.post(f"{MP}/v1/auth/token", json=token_json())
+        m.get(
+            f"{MP}/v1/api/listings/query",
+            json={"data": []},
+            headers={"Content-Type": "application/json"},
+        )
+        derived.listings.query()
+    assert sdk.token_store.get() == derived.token_store.get() is not None
+    assert m.request_history[-1].headers["Accept"] == "application/json"
+
+
+def test_per_call_options_as_keywords_on_every_kind_of_method() -> None:
+    sdk = MarketplaceClient("client-id", base_url=MP)
+    sdk.token_store.set(Token(access_token="t", scope="user"))
+    seen: list[float | tuple[float, float] | None] = []
+    real = sdk._transport.send
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs.get("timeout"))
+        return real(*args, **kwargs)
+
+    sdk._transport.send = spy  # type: ignore[method-assign]
+    progress: list[int] = []
+    with requests_mock.Mocker() as m:
+        ok = {"json": {"data": None}, "headers": {"Content-Type": "application/json"}}
+        m.post(f"{MP}/v1/api/own_listings/create", **ok)
+        m.post(f"{MP}/v1/api/images/upload", **ok)
+        m.get(f"{MP}/v1/api/listings/query", json={"data": []}, headers=ok["headers"])
+        sdk.listings.query({}, timeout=4)
+        sdk.own_listings.create({"title": "a"}, timeout=5, deadline=20)
+        sdk.own_listings.create({"title": "a"}, {}, {"timeout": 6})
+        sdk.images.upload({"image": b"png"}, on_upload_progress=lambda e: progress.append(e.loaded))
+    assert seen == [4.0, 5.0, 6.0, (5.0, 300.0)]
+    sent = m.request_history[-1].body.read()  # reading the upload reports its progress
+    assert b"png" in sent and progress[-1] == len(sent)
+    with pytest.raises(ParameterError, match="timeout"):
+        sdk.own_listings.create({"title": "a"}, {}, {"timeout": 6}, timeout=7)
