@@ -5,6 +5,7 @@
     ├── RelationshipNotIncludedError       a relationship the response did not include
     │     (LookupError)
     ├── RelationshipTypeError (TypeError)  a relationship holds another type than its model says
+    ├── MissingExtraError (ImportError)    an optional package is not installed; names the extra
     ├── TokenStoreError (OSError)          a token store that cannot be used (a folder as file)
     ├── TransportError (OSError)           no HTTP answer: connection refused or reset, DNS
     │   └── RequestTimeoutError            no answer in time, or the call's deadline passed
@@ -81,6 +82,20 @@ class RelationshipTypeError(FlexError, TypeError):
 
     `related(name)` still gives the resource, whatever its type.
     """
+
+
+class MissingExtraError(FlexError, ImportError):
+    """An optional package a feature needs is not installed; the message names the extra.
+
+    >>> str(MissingExtraError("tqdm", "progress", "a progress bar"))
+    'a progress bar needs tqdm: pip install "flexclient[progress]"'
+    """
+
+    def __init__(self, package: str, extra: str, feature: str) -> None:
+        self.package = package
+        self.extra = extra
+        super().__init__(f'{feature} needs {package}: pip install "flexclient[{extra}]"')
+        self.name = package
 
 
 class TokenStoreError(FlexError, OSError):

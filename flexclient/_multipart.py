@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO
 
 from flexclient._errors import ParameterError
+from flexclient._extras import require
 
 FileInput = str | os.PathLike[str] | bytes | BinaryIO
 
@@ -199,12 +200,7 @@ class MultipartBody(io.RawIOBase):
 
 def upload_bar(then: ProgressCallback | None) -> ProgressCallback:
     """A progress callback that draws a tqdm bar (and calls `then` too, if given)."""
-    try:
-        from tqdm.auto import tqdm
-    except ImportError as exc:
-        raise ParameterError(
-            "progress_bar", "a progress bar needs tqdm: pip install 'flexclient[progress]'"
-        ) from exc
+    tqdm = require("tqdm.auto", "progress", "a progress bar").tqdm
     bar: Any = None
 
     def update(progress: UploadProgress) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from flexclient._errors import ParameterError
+from flexclient._extras import require
 
 
 class PaginationLimitWarning(UserWarning):
@@ -94,10 +95,5 @@ def items(
 
 
 def _progress_bar() -> Any:
-    try:
-        from tqdm.auto import tqdm
-    except ImportError as exc:
-        raise ParameterError(
-            "progress", "a progress bar needs tqdm: pip install 'flexclient[progress]'"
-        ) from exc
+    tqdm = require("tqdm.auto", "progress", "a progress bar").tqdm
     return tqdm(unit=" resources")

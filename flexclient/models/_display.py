@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from flexclient._errors import ParameterError
+from flexclient._extras import require
 from flexclient._types import LatLng, Money
 
 if TYPE_CHECKING:
@@ -64,12 +64,7 @@ def record(resource: Resource, relationships: Sequence[str] = ()) -> Record:
 
 
 def dataframe(records: list[Record]) -> Any:
-    try:
-        import pandas as pd
-    except ImportError as exc:
-        raise ParameterError(
-            "to_dataframe", "needs pandas: pip install 'flexclient[pandas]'"
-        ) from exc
+    pd = require("pandas", "pandas", "to_dataframe()")
     return pd.DataFrame.from_records(records)
 
 

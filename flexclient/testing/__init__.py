@@ -10,8 +10,12 @@
 Needs the `testing` extra: `pip install "flexclient[testing]"`. See docs/testing.md.
 """
 
-from flexclient.testing._process import Served, fake_process
-from flexclient.testing._seed import DEMO_USERS
-from flexclient.testing._server import FakeMarketplace
+from flexclient._extras import require
+
+require("werkzeug", "testing", "the fake marketplace (flexclient.testing)")
+
+from flexclient.testing._process import Served, fake_process  # noqa: E402
+from flexclient.testing._seed import DEMO_USERS  # noqa: E402
+from flexclient.testing._server import FakeMarketplace  # noqa: E402
 
 __all__ = ["DEMO_USERS", "FakeMarketplace", "Served", "fake_process"]

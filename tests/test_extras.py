@@ -1,0 +1,59 @@
+"""A missing optional package is an ImportError naming the extra to install, and the command
+line says so in one line."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from flexclient import FlexError, MissingExtraError
+from flexclient._cli import main
+from flexclient._multipart import upload_bar
+from flexclient.models import Envelope, Meta
+
+
+def missing(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
+    """Make `import module` fail as it does when the package is not installed."""
+    for name in modules:
+        monkeypatch.setitem(sys.modules, name, None)
+
+
+@pytest.mark.parametrize(
+    ("use", "modules", "extra"),
+    [
+        (lambda: upload_bar(None), ["tqdm", "tqdm.auto"], "progress"),
+        (lambda: Envelope(data=[], meta=Meta()).to_dataframe(), ["pandas"], "pandas"),
+    ],
+    ids=["progress-bar", "dataframe"],
+)
+def test_a_missing_package_names_its_extra(
+    monkeypatch: pytest.MonkeyPatch, use: object, modules: list[str], extra: str
+) -> None:
+    missing(monkeypatch, *modules)
+    with pytest.raises(MissingExtraError) as info:
+        use()  # type: ignore[operator]
+    assert isinstance(info.value, ImportError) and isinstance(info.value, FlexError)
+    assert f'pip install "flexclient[{extra}]"' in str(info.value)
+    assert info.value.extra == extra
+
+
+def test_the_fake_without_the_testing_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [m for m in sys.modules if m.startswith("flexclient.testing")]:
+        monkeypatch.delitem(sys.modules, name)
+    missing(monkeypatch, "werkzeug", "werkzeug.serving")
+    with pytest.raises(MissingExtraError, match=r"flexclient\[testing\]"):
+        import flexclient.testing  # noqa: F401
+
+
+@pytest.mark.parametrize("argv", [["--fake", "call", "listings.query"], ["demo"]])
+def test_the_command_line_gives_the_hint_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    for name in [m for m in sys.modules if m.startswith("flexclient.testing")]:
+        monkeypatch.delitem(sys.modules, name)
+    missing(monkeypatch, "werkzeug", "werkzeug.serving")
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and 'pip install "flexclient[testing]"' in err
+    assert "Traceback" not in err
