@@ -4,10 +4,18 @@ A JSON parser does the parsing; one walk over its result then undoes Transit's e
 written as `["^ ", k, v, ...]`, scalars tagged `~u`, `~m`, `~t`, `~f`, `~:`, ..., composites
 tagged `["~#mn", rep]`, and the rolling cache (`^0`, `^1`, ...) of keys, keywords and tags.
 Keywords become plain strings, as in the official SDKs; `mn` and `geo` become `Money` and
-`LatLng`; tags this client does not know stay as transit-python's `TaggedValue`.
+`LatLng`; `~#` tags this client does not know stay as transit-python's `TaggedValue`, as
+transit-js keeps them.
 
-Writing stays with transit-python (`flexclient._wire`); this reader exists because building
-transit-python's own objects and converting them again costs more than the whole walk here.
+The reader follows transit-js, the Transit of the official SDKs, wherever the two could
+differ on well-formed input: what is cached is decided by length in UTF-16 code units, and
+the cache wraps around as transit-js's does. Where transit-js reads malformed input into
+something unusable (an unknown cache code as `undefined`, `~iabc` as 0, Money without a
+currency, `~f1e999999999` as a number no program can use), this reader refuses it with
+ValueError; `tests/test_transit_js.py` records what transit-js does with each.
+
+Writing is `flexclient._transit_writer`. This reader exists because building transit-python's
+own objects and converting them again costs more than the whole walk here.
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ import base64
 import datetime as dt
 import decimal
 import json
+import re
 import uuid
 from typing import Any
 
@@ -24,85 +33,213 @@ from transit.transit_types import TaggedValue
 
 from flexclient._types import latlng_from, money_from
 
-_CACHE_SIZE = 44 * 44
-# The cache codes in the order the writer hands them out: "^0" ... "^?", then "^00" ...
-_CODES = [
+CACHE_SIZE = 44 * 44
+# The cache codes in the order writers hand them out: "^0" ... "^[", then "^00" ...
+CACHE_CODES = [
     "^" + (chr(48 + n) if n < 44 else chr(48 + n // 44) + chr(48 + n % 44))
-    for n in range(_CACHE_SIZE)
+    for n in range(CACHE_SIZE)
 ]
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
-class _Tag(str):
-    """A `~#tag` read from the stream, kept apart from strings by its type."""
+def long_enough(text: str) -> bool:
+    """Whether `text` is long enough to be cached: more than 3 UTF-16 code units.
+
+    The spec and transit-js measure in UTF-16 code units (JavaScript's `length`), in which a
+    character outside the Basic Multilingual Plane counts twice.
+
+    >>> long_enough("~:ab"), long_enough("~:é"), long_enough("~:😀")
+    (True, False, True)
+    """
+    n = len(text)
+    if n > 3 or n < 2 or text.isascii():
+        return n > 3
+    return n + sum(c > "\uffff" for c in text) > 3
+
+
+class _Tag:
+    """A `~#tag` read from the stream. Unhashable, and no string, so that a tag found where
+    a key or a value belongs cannot pass for one."""
+
+    __slots__ = ("name",)
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+# Python's own number parsers take more than Transit writes (int() takes "1_000", " 12",
+# digits of other scripts; Decimal() takes "NaN"); these are the forms writers produce.
+_INTEGER = re.compile(r"-?[0-9]+\Z")
+_FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_BIG_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+# A BigDecimal written out in full must stay within Python's default limit on the digits of
+# an int (sys.int_info.default_max_str_digits): beyond it int() and format(d, "f") of a value
+# such as 1e999999999 would run for hours, and no marketplace quantity comes near it.
+_DECIMAL_DIGITS = 4300
+_INT64 = 2**63
+
+
+def _integer(text: str) -> int:
+    if _INTEGER.match(text) is None:
+        raise ValueError(f"not an integer: {text[:40]!r}")
+    return int(text)
+
+
+def _int64(text: str) -> int:
+    # `~i` is a 64-bit integer; transit-js silently wraps a larger one.
+    value = _integer(text)
+    if not -_INT64 <= value < _INT64:
+        raise ValueError(f"~i out of the 64-bit range: {text[:40]!r}")
+    return value
+
+
+def _float(text: str) -> float:
+    if _FLOAT.match(text) is None:
+        raise ValueError(f"not a number: {text[:40]!r}")
+    return float(text)
+
+
+def _big_decimal(text: str) -> decimal.Decimal:
+    if _BIG_DECIMAL.match(text) is None:
+        raise ValueError(f"not a decimal number: {text[:40]!r}")
+    value = decimal.Decimal(text)
+    exponent = value.as_tuple().exponent
+    assert isinstance(exponent, int)  # finite, as the pattern above admits only those
+    if value.adjusted() >= _DECIMAL_DIGITS or exponent < -_DECIMAL_DIGITS:
+        raise ValueError(f"decimal number out of range: {text[:40]!r}")
+    return value
 
 
 def _special(text: str) -> float:
     return {"NaN": float("nan"), "INF": float("inf"), "-INF": float("-inf")}[text]
 
 
+def _boolean(text: str) -> bool:
+    return {"t": True, "f": False}[text]
+
+
+def _null(text: str) -> None:
+    if text:
+        raise ValueError(f"~_ with a value: {text[:40]!r}")
+
+
 def _time(text: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    value = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if value.utcoffset() is None:
+        raise ValueError(f"time without a timezone: {text[:40]!r}")
+    return value.astimezone(dt.UTC)
 
 
 def _millis(text: str) -> dt.datetime:
-    return _EPOCH + dt.timedelta(milliseconds=int(text))
+    return _EPOCH + dt.timedelta(milliseconds=_integer(text))
 
 
-# First characters of the strings that mean something in Transit: escapes, tags, cache codes.
-_MARKED = frozenset(("~", "^"))
+_BASE64_SPACE = str.maketrans("", "", " \t\n\f\r")
+_BASE64 = re.compile(r"[A-Za-z0-9+/]*\Z")
+
+
+def _binary(text: str) -> bytes:
+    """Base64 read as transit-js reads it (the "forgiving" decoding of browsers' `atob`):
+    ASCII whitespace is skipped and padding may be left out, but any other character, or a
+    length that no bytes can have, is an error."""
+    data = text.translate(_BASE64_SPACE)
+    if len(data) % 4 == 0 and data.endswith("="):
+        data = data[:-2] if data.endswith("==") else data[:-1]
+    if len(data) % 4 == 1 or _BASE64.match(data) is None:
+        raise ValueError(f"invalid base64: {text[:40]!r}")
+    return base64.b64decode(data + "=" * (-len(data) % 4))
+
+
 _UNKNOWN_SAFETY = uuid.SafeUUID.unknown
 _new = object.__new__
 _set_int = uuid.UUID.__dict__["int"].__set__
 _set_safety = uuid.UUID.__dict__["is_safe"].__set__
+_from_hex = bytes.fromhex
+_from_bytes = int.from_bytes
 
 
 def _uuid(text: str) -> uuid.UUID:
     # uuid.UUID(text) spends most of its time on forms the API never writes (braces, urn:);
-    # this is its own check (32 digits once the dashes are gone, int() decides they are hex)
-    # and object, built without its keyword handling; other forms go to uuid.UUID.
+    # this is its own check (32 digits once the dashes are gone, of which bytes.fromhex
+    # makes 16 bytes: it takes no sign, "_" or other scripts' digits, as int() would) and
+    # object, built without its keyword handling; other forms go to uuid.UUID.
     digits = text.replace("-", "")
     if len(digits) != 32:
         return uuid.UUID(text)
+    raw = _from_hex(digits)
+    if len(raw) != 16:  # spaces between the digits
+        raise ValueError(f"not a UUID: {text[:40]!r}")
     made = _new(uuid.UUID)
-    _set_int(made, int(digits, 16))
+    _set_int(made, _from_bytes(raw))
     _set_safety(made, _UNKNOWN_SAFETY)
     return made
 
 
+# The scalar codes after "~". Any other code is an error: the spec reserves one-character
+# codes for itself, and an unknown one is more likely a string its writer failed to escape
+# than anything to keep (transit-js makes a TaggedValue of it).
 _SCALARS: dict[str, Any] = {
     ":": str,  # keyword
     "$": str,  # symbol
     "u": _uuid,
     "m": _millis,
     "t": _time,
-    "f": decimal.Decimal,
-    "n": int,
-    "i": int,
-    "d": float,
-    "?": lambda t: t == "t",
-    "_": lambda t: None,
+    "f": _big_decimal,
+    "n": _integer,
+    "i": _int64,
+    "d": _float,
+    "?": _boolean,
+    "_": _null,
     "z": _special,
     "c": str,
     "r": str,
-    "b": base64.b64decode,
+    "b": _binary,
     "#": _Tag,
 }
 
 
+def _cmap(rep: Any) -> dict[Any, Any]:
+    if type(rep) is not list or len(rep) % 2:
+        raise ValueError("~#cmap needs a list of keys and values, two by two")
+    return {_hashable(rep[i]): rep[i + 1] for i in range(0, len(rep), 2)}
+
+
+def _halves(rep: Any) -> uuid.UUID:
+    # A UUID as two signed 64-bit halves, as Transit writes one that has no string form.
+    if len(rep) != 2 or type(rep[0]) is not int or type(rep[1]) is not int:
+        raise ValueError("~#u needs a list of two integers")
+    high, low = rep
+    return uuid.UUID(int=((high & (2**64 - 1)) << 64) | (low & (2**64 - 1)))
+
+
+def _scalar_tag(tag: str, rep: Any) -> Any:
+    """`["~#u", rep]` and the like: a scalar code used as a tag."""
+    if tag == "u" and type(rep) is list:
+        return _halves(rep)
+    if tag == "m" and type(rep) is int:
+        return _EPOCH + dt.timedelta(milliseconds=rep)
+    parse = _SCALARS.get(tag)
+    if parse is None or tag == "#" or type(rep) is not str:
+        raise ValueError(f"~#{tag} with a value it cannot have")
+    return parse(rep)
+
+
 def _composite(tag: str, rep: Any) -> Any:
-    if tag == "mn" and isinstance(rep, list) and len(rep) == 2:
-        return money_from(rep[0], rep[1])
-    if tag == "geo" and isinstance(rep, list) and len(rep) == 2:
-        return latlng_from(rep[0], rep[1])
-    if tag in ("set", "list") and isinstance(rep, list):
+    if tag == "mn" or tag == "geo":
+        if type(rep) is not list or len(rep) != 2:
+            raise ValueError(f"~#{tag} needs a list of two values")
+        return (money_from if tag == "mn" else latlng_from)(rep[0], rep[1])
+    if tag == "set" or tag == "list":
+        if type(rep) is not list:
+            raise ValueError(f"~#{tag} needs a list")
         return rep
     if tag == "'":
         return rep
-    if tag == "cmap" and isinstance(rep, list):
-        return {_hashable(rep[i]): rep[i + 1] for i in range(0, len(rep) - 1, 2)}
-    if tag == "u" and isinstance(rep, list) and len(rep) == 2:  # UUID as two 64-bit halves
-        return uuid.UUID(int=((rep[0] & (2**64 - 1)) << 64) | (rep[1] & (2**64 - 1)))
+    if tag == "cmap":
+        return _cmap(rep)
+    if len(tag) == 1:
+        return _scalar_tag(tag, rep)
     return TaggedValue(tag, rep)
 
 
@@ -114,44 +251,72 @@ def _hashable(key: Any) -> Any:
     return key
 
 
+# First characters of the strings that mean something in Transit: escapes, tags, cache codes.
+_MARKED = frozenset(("~", "^"))
+
+
 def _read(doc: Any) -> Any:
     """One walk over the parsed JSON. Written as closures over locals, with scalars
     handled in the loops rather than by a call each: this is the hot path of every Transit
-    response, and calls and attribute lookups are what cost here."""
+    response, and calls and attribute lookups are what cost here. Each level of nesting is
+    one call deep, so a body reads as deep as json.loads parses it."""
     # The rolling cache, by code ("^0" -> its value): one dict lookup a cached key.
     cache: dict[str, Any] = {}
-    codes = _CODES
+    codes = CACHE_CODES
     cached = cache.get
     scalars = _SCALARS
     marked = _MARKED
+    tag_type = _Tag
+    composite = _composite
     # Scalars read outside the cache's reach (ids, times, numbers: immutable values), by
     # their text. The same id comes back in every reference to a resource: parsed once.
     parsed: dict[str, Any] = {}
     known = parsed.get
+    filled = 0
 
     def remember(value: Any) -> None:
-        n = len(cache)
-        if n == _CACHE_SIZE:  # the writer starts over; so does the reader
-            cache.clear()
-            n = 0
-        cache[codes[n]] = value
+        # Past the last code the writer starts again at "^0"; so does the reader, replacing
+        # entries one by one as transit-js does (a writer never refers to the old ones).
+        nonlocal filled
+        if filled == CACHE_SIZE:
+            filled = 0
+        cache[codes[filled]] = value
+        filled += 1
 
-    def string(text: str, as_key: bool) -> Any:
+    def string(text: str, as_key: bool, head: bool = False) -> Any:
+        """A string that is a key, or a value starting with "~" or "^"; only a `head` (the
+        first of two items, or the one key of a verbose map) may be a tag."""
         first = text[:1]
-        if first == "^":
-            return text if text == "^ " else cache[text]
+        # transit-js asks "cacheable?" before "cache code?": a key such as "^abcd" (which a
+        # writer would have escaped) is that string.
+        if first == "^" and not (as_key and long_enough(text)):
+            if text == "^ ":
+                return text
+            value = cache[text]
+            if type(value) is tag_type and not head:
+                raise ValueError(f"a tag (~#{value.name}) outside a tagged value")
+            return value
         if first != "~":
-            if as_key and len(text) > 3:
+            if as_key and (len(text) > 3 or (not text.isascii() and long_enough(text))):
                 remember(text)
             return text
         kind = text[1:2]
-        value: Any
-        if kind in ("~", "^", "`"):
+        if kind == "~" or kind == "^" or kind == "`":
             value = text[1:]
         else:
             parse = scalars.get(kind)
-            value = parse(text[2:]) if parse is not None else text
-        if len(text) > 3 and (as_key or kind in (":", "$", "#")):
+            if parse is None:
+                raise ValueError(f"unknown Transit code {text[:2]!r}")
+            value = parse(text[2:])
+            if kind == "#":
+                if len(text) > 3 or long_enough(text):
+                    remember(value)
+                if not head:
+                    raise ValueError(f"a tag ({text[:40]}) outside a tagged value")
+                return value
+        if (as_key or kind == ":" or kind == "$") and (
+            len(text) > 3 or (not text.isascii() and long_enough(text))
+        ):
             remember(value)
         elif not as_key:
             parsed[text] = value
@@ -171,15 +336,37 @@ def _read(doc: Any) -> Any:
             return container(node)
         return node
 
-    def container(node: Any) -> Any:
+    def container(node: Any, rep: bool = False) -> Any:
+        # Each level of nesting is one call of this function, whatever its form (compact or
+        # verbose map, list, tagged value): a body reads as deep as json.loads parses it.
+        # So the loops below repeat themselves rather than call a helper a value.
         if type(node) is dict:  # verbose form
             if len(node) == 1:
-                ((tag, rep),) = node.items()
-                tag = key(tag)
-                if type(tag) is _Tag:
-                    return _composite(tag, convert(rep))
-                return {tag: convert(rep)}
-            return {key(k): convert(v) for k, v in node.items()}
+                ((k, v),) = node.items()
+                # transit-js reads the one key as a possible tag, then (not a tag) again as
+                # a key: a keyword key is cached twice. Verbose writers use no cache codes,
+                # so this matters only to match transit-js on bodies mixing both forms.
+                tag = string(k, False, True) if k[:1] in marked else None
+                if type(tag) is tag_type:
+                    # A tag's value is read as it stands: a list there is a list, even when
+                    # its first item looks like a tag (transit-js reads it so).
+                    kind = type(v)
+                    if kind is list or kind is dict:
+                        v = container(v, True)
+                    elif kind is str and v[:1] in marked:
+                        v = string(v, False)
+                    return composite(tag.name, v)
+            out = {}
+            for k, v in node.items():
+                k = key(k)
+                kind = type(v)
+                if kind is str:
+                    if v[:1] in marked:
+                        v = known(v) or string(v, False)
+                elif kind is list or kind is dict:
+                    v = container(v)
+                out[k] = v
+            return out
         if not node:
             return node
         head = node[0]
@@ -193,7 +380,7 @@ def _read(doc: Any) -> Any:
                 v = next(pairs)  # StopIteration for a key without value: not Transit
                 # A cache code, else a key read for the first time (or a cached falsy value,
                 # which `key` finds again). A composite key raises TypeError: the spec writes
-                # maps with such keys as `cmap`, so this is not Transit.
+                # maps with such keys as `cmap`, so this is not Transit; so does a cached tag.
                 k = cached(k) or key(k)
                 kind = type(v)
                 if kind is str:
@@ -204,10 +391,16 @@ def _read(doc: Any) -> Any:
                 out[k] = v
             return out
         start = 0
-        if len(node) == 2 and type(head) is str and head[:1] in marked:
-            head = string(head, False)
-            if type(head) is _Tag:
-                return _composite(head, convert(node[1]))
+        if not rep and len(node) == 2 and type(head) is str and head[:1] in marked:
+            head = string(head, False, True)
+            if type(head) is tag_type:
+                v = node[1]
+                kind = type(v)
+                if kind is list or kind is dict:
+                    v = container(v, True)
+                elif kind is str and v[:1] in marked:
+                    v = string(v, False)
+                return composite(head.name, v)
             node[0] = head
             start = 1
         # A list: converted in place, the parser made it for this walk alone.
@@ -238,5 +431,7 @@ def loads(text: str | bytes) -> Any:
     """Transit JSON -> plain Python values; raises ValueError (or a subclass) if invalid."""
     try:
         return _read(_parse(text))
+    except RecursionError as exc:
+        raise ValueError("invalid transit: nested too deeply to read") from exc
     except (IndexError, KeyError, TypeError, ArithmeticError, StopIteration) as exc:
         raise ValueError(f"invalid transit: {type(exc).__name__}: {exc}") from exc

@@ -176,7 +176,78 @@ def test_json_round_trip(body: dict[str, object]) -> None:
 
 
 def test_short_non_ascii_keys_are_not_cached() -> None:
-    # The Transit spec counts characters: "~:é" (3) is too short to cache, as transit-js and
-    # the API's own reader see it. (transit-python's native writer counts bytes and would
-    # send "^0" for the second one.)
+    # The Transit spec counts UTF-16 code units: "~:é" (3) is too short to cache, as
+    # transit-js and the API's own reader see it. (transit-python's native writer counts
+    # bytes and would send "^0" for the second one.)
     assert TRANSIT.encode({"é": 1, "x": {"é": 2}}) == '["^ ","~:é",1,"~:x",["^ ","~:é",2]]'.encode()
+
+
+# --- hostile parameters -------------------------------------------------------------------
+
+
+def nested(depth: int) -> dict[str, object]:
+    body: dict[str, object] = {}
+    inner = body
+    for _ in range(depth):
+        deeper: dict[str, object] = {}
+        inner["a"] = deeper
+        inner = deeper
+    return body
+
+
+def looped_map() -> dict[str, object]:
+    body: dict[str, object] = {"x": 1}
+    body["self"] = body
+    return {"publicData": body}
+
+
+def looped_list() -> dict[str, object]:
+    items: list[object] = [1]
+    items.append(items)
+    return {"l": items}
+
+
+UTC_PLUS_3 = dt.timezone(dt.timedelta(hours=3))
+
+
+@pytest.mark.parametrize(
+    "body,param,words",
+    [
+        ({"n": 10**5000}, "n", "64-bit"),
+        ({"a": [1, 2**63]}, "a[1]", "64-bit"),
+        ({"a": [-(2**63) - 1]}, "a[0]", "64-bit"),
+        ({"price": Money(2**64, "USD")}, "price", "64-bit"),
+        ({"t": "x\ud800y"}, "t", "UTF-8"),
+        ({"p": {"ok": 1, "\udc00": 1}}, "p.\udc00", "UTF-8"),
+        ({"k": Keyword("\ud800")}, "k", "UTF-8"),
+        ({"price": Money(1, "\ud800")}, "price", "UTF-8"),
+        ({"g": LatLng(float("inf"), 0)}, "g", "finite"),
+        ({"t": dt.datetime(1, 1, 1, tzinfo=UTC_PLUS_3)}, "t", "range"),
+        ({"p": nested(5000)}, "p" + ".a" * 99, "nested"),
+        ({"p": [nested(5000)]}, "p[0]" + ".a" * 98, "nested"),
+        (looped_map(), "publicData.self", "contains itself"),
+        (looped_list(), "l[1]", "contains itself"),
+        ({10**5000: 1}, "", "int is not a string"),
+    ],
+)
+@pytest.mark.parametrize("fmt", [TRANSIT, JSON], ids=["transit", "json"])
+def test_hostile_values_name_the_parameter(
+    fmt: Any, body: dict[str, object], param: str, words: str
+) -> None:
+    with pytest.raises(ParameterError, match=words) as info:
+        fmt.encode(body)
+    assert info.value.param == param
+    str(info.value).encode()  # printable: the message shows the path escaped
+
+
+@pytest.mark.parametrize("fmt", [TRANSIT, JSON], ids=["transit", "json"])
+def test_limits_are_inclusive(fmt: Any) -> None:
+    shared = {"a": [1, 2]}  # the same value twice is no cycle
+    body = {
+        "ints": [2**63 - 1, -(2**63)],
+        "deep": nested(98),
+        "x": shared,
+        "y": [shared, shared],
+        "t": dt.datetime(1, 1, 1, 3, tzinfo=UTC_PLUS_3),
+    }
+    assert fmt.decode(fmt.encode(body))["ints"] == [2**63 - 1, -(2**63)]
