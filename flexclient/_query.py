@@ -2,7 +2,10 @@
 
 Values are percent-encoded as JavaScript's `encodeURIComponent` does, except that commas stay
 literal; lists are comma-joined; `None` drops the parameter; numbers are written as JavaScript
-writes them (`5.0` is `5`, `1e21` is `1e+21`).
+writes them (`5.0` is `5`, `1e21` is `1e+21`). What cannot be written is a `ParameterError`
+naming the parameter, with the same limits as bodies (`flexclient._wire`): finite numbers,
+64-bit integers, text UTF-8 can carry, lists nested at most `MAX_DEPTH` deep and not
+containing themselves.
 """
 
 from __future__ import annotations
@@ -15,7 +18,14 @@ from urllib.parse import quote
 
 from flexclient._errors import ParameterError
 from flexclient._types import LatLng, LatLngBounds, Money
-from flexclient._wire import check_aware, check_finite, iso_millis
+from flexclient._wire import (
+    MAX_DEPTH,
+    check_aware,
+    check_finite,
+    check_int,
+    check_text,
+    iso_millis,
+)
 
 # encodeURIComponent leaves A-Z a-z 0-9 - _ . ! ~ * ' ( ) alone; the SDKs also keep commas.
 _SAFE = "!*'(),"
@@ -47,13 +57,20 @@ def js_number(value: float) -> str:
     return ("-" if sign else "") + text
 
 
-def _scalar(value: object, key: str) -> str:
+def _point(point: LatLng, key: str) -> list[str]:
+    check_finite(point.lat, key)
+    check_finite(point.lng, key)
+    return [js_number(point.lat), js_number(point.lng)]
+
+
+def _scalar(value: object, key: str, open_lists: tuple[int, ...] = ()) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(value)
+        check_int(value, key)
+        return str(int(value))
     if isinstance(value, float):
         check_finite(value, key)
         return js_number(value)
@@ -63,17 +80,14 @@ def _scalar(value: object, key: str) -> str:
         check_finite(value, key)
         return str(value)
     if isinstance(value, LatLng):
-        return f"{js_number(value.lat)},{js_number(value.lng)}"
+        return ",".join(_point(value, key))
     if isinstance(value, LatLngBounds):
-        ne, sw = value.ne, value.sw
-        return ",".join(js_number(x) for x in (ne.lat, ne.lng, sw.lat, sw.lng))
+        return ",".join(_point(value.ne, key) + _point(value.sw, key))
     if isinstance(value, dt.datetime):
         check_aware(value, key)
         return iso_millis(value)
     if isinstance(value, list | tuple):
-        # As JavaScript's Array.toString: items comma-joined, nested lists flattened,
-        # None written as nothing.
-        return ",".join("" if v is None else _scalar(v, key) for v in value)
+        return _list(value, key, open_lists)
     if isinstance(value, Money):
         raise ParameterError(key, "Money cannot be used in a query; give the amount")
     if isinstance(value, Mapping):
@@ -81,6 +95,25 @@ def _scalar(value: object, key: str) -> str:
             key, "a mapping cannot be used in a query; write it as 'k:v;k:v' (object_query)"
         )
     raise ParameterError(key, f"cannot write a value of type {type(value).__name__} in a query")
+
+
+def _list(value: list[object] | tuple[object, ...], key: str, open_lists: tuple[int, ...]) -> str:
+    # As JavaScript's Array.toString: items comma-joined, nested lists flattened, None
+    # written as nothing. JavaScript writes a list inside itself as nothing; here it is an
+    # error, as in a body.
+    if id(value) in open_lists:
+        raise ParameterError(key, "the list contains itself")
+    if len(open_lists) >= MAX_DEPTH:
+        raise ParameterError(key, f"lists nested more than {MAX_DEPTH} levels deep")
+    inner = (*open_lists, id(value))
+    return ",".join("" if v is None else _scalar(v, key, inner) for v in value)
+
+
+def _name(key: object) -> str:
+    """A query parameter's name, which must be a string."""
+    if not isinstance(key, str):
+        raise ParameterError(f"<{type(key).__name__}>", "query parameter names must be strings")
+    return key
 
 
 def _encode(text: str, key: str) -> str:
@@ -100,11 +133,10 @@ def write_query(params: Mapping[str, object] | None) -> str:
         return ""
     parts: list[str] = []
     for key, value in params.items():
-        if not isinstance(key, str):
-            raise ParameterError(repr(key), "query parameter names must be strings")
+        name = _name(key)
         if value is None:
             continue
-        parts.append(f"{_encode(key, key)}={_encode(_scalar(value, key), key)}")
+        parts.append(f"{_encode(name, name)}={_encode(_scalar(value, name), name)}")
     return "&".join(parts)
 
 
@@ -114,4 +146,10 @@ def object_query(values: Mapping[str, object]) -> str:
     >>> object_query({"w": 640, "h": 1280, "fit": "scale"})
     'w:640;h:1280;fit:scale'
     """
-    return ";".join(f"{k}:{_scalar(v, k)}" for k, v in values.items() if v is not None)
+    parts = []
+    for key, value in values.items():
+        name = _name(key)
+        if value is not None:
+            check_text(name, name)
+            parts.append(f"{name}:{_scalar(value, name)}")
+    return ";".join(parts)

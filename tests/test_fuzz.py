@@ -1,4 +1,9 @@
-"""Fuzzing: whatever a server sends and whatever a caller passes, only our errors escape."""
+"""Fuzzing: whatever a server sends and whatever a caller passes, only our errors escape.
+
+A body the server sends that its format does not allow ends as `UnexpectedResponseError`
+(with the status and the raw body); a parameter that cannot be written, as `ParameterError`
+naming it, before anything is sent.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +12,26 @@ import decimal
 import json
 from typing import Any
 
+import pytest
+import requests_mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from requests.structures import CaseInsensitiveDict
 
-from flexclient import ApiError, LatLng, LatLngBounds, MarketplaceClient, Money, ParameterError
+from flexclient import (
+    ApiError,
+    LatLng,
+    LatLngBounds,
+    MarketplaceClient,
+    Money,
+    ParameterError,
+    UnexpectedResponseError,
+)
 from flexclient._query import write_query
 from flexclient._transport import RawResponse
 from flexclient._wire import JSON, TRANSIT
+from tests.conftest import MP, NO_WAIT, token_json
+from tests.test_transit_js import HOSTILE
 
 SDK = MarketplaceClient("client-id")
 CONTENT_TYPES = st.sampled_from(
@@ -28,8 +45,8 @@ json_values = st.recursive(
     ),
     max_leaves=20,
 )
-# Strings that look like Transit: tags, cache codes, map markers, keywords.
-transit_text = st.text(alphabet="~#^: `muf0123abcglistdeo", max_size=8)
+# Strings that look like Transit: tags, cache codes, map markers, keywords, scalar codes.
+transit_text = st.text(alphabet="~#^: `muf0123abcglistdeoQbnz?_'😀é", max_size=8)
 transit_values = st.recursive(
     st.none() | st.booleans() | st.integers() | transit_text,
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(transit_text, inner, max_size=3),
@@ -70,22 +87,32 @@ def test_random_transit(status: int, value: Any) -> None:
     read(status, "application/transit+json", json.dumps(value).encode())
 
 
+def _looped(value: dict[str, Any]) -> dict[str, Any]:
+    value["self"] = value
+    return value
+
+
+offsets = st.timedeltas(min_value=-dt.timedelta(hours=23), max_value=dt.timedelta(hours=23))
 anything = st.recursive(
     st.none()
     | st.booleans()
     | st.integers()
+    | st.sampled_from([2**63, -(2**63) - 1])
+    | st.builds(pow, st.just(10), st.integers(4301, 5000))  # too long for str()
     | st.floats()
     | st.text(max_size=8)
+    | st.text(st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), min_size=1, max_size=2)
     | st.binary(max_size=4)
     | st.uuids()
     | st.datetimes()
     | st.datetimes(timezones=st.just(dt.UTC))
+    | st.datetimes(timezones=st.builds(dt.timezone, offsets))
     | st.dates()
     | st.decimals()
     | st.complex_numbers()
     | st.builds(object)
     | st.builds(Money, st.integers(), st.text(max_size=3))
-    | st.builds(LatLng, st.floats(-90, 90), st.floats(-180, 180))
+    | st.builds(LatLng, st.floats(), st.floats())
     | st.builds(
         LatLngBounds,
         ne=st.builds(LatLng, st.just(1.0), st.just(1.0)),
@@ -96,6 +123,7 @@ anything = st.recursive(
         | st.tuples(inner, inner)
         | st.frozensets(st.integers(), max_size=2)
         | st.dictionaries(st.one_of(st.text(max_size=5), st.integers()), inner, max_size=3)
+        | st.dictionaries(st.text(max_size=3), inner, max_size=3).map(_looped)
     ),
     max_leaves=10,
 )
@@ -128,3 +156,57 @@ def test_absurdly_nested_bodies_are_an_unexpected_response() -> None:
             f'{{"data": {{"id": "x", "type": "t", "a": {nested}}}}}'.encode(),
         )
         read(200, "application/transit+json", f'["^ ","~:data",{nested}]'.encode())
+
+
+def deep(depth: int) -> dict[str, Any]:
+    body: dict[str, Any] = {}
+    for _ in range(depth):
+        body = {"a": [body]}
+    return body
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"title": 10**5000},
+        {"title": "\ud800"},
+        {"\udfff": "x"},
+        {"publicData": deep(5000)},
+        {"publicData": _looped({})},
+    ],
+    ids=["huge int", "lone surrogate", "lone surrogate key", "deep", "cycle"],
+)
+@pytest.mark.parametrize("wire", ["transit", "json"])
+def test_hostile_parameters_are_refused_before_sending(body: Any, wire: Any) -> None:
+    client = MarketplaceClient("client-id", base_url=MP, wire_format=wire, retry_policy=NO_WAIT)
+    with requests_mock.Mocker() as m:
+        m.post(f"{MP}/v1/auth/token", json=token_json())
+        for call in (
+            lambda: client.own_listings.create(body),
+            lambda: client.own_listings.create({"title": "x"}, body),
+            lambda: client.listings.query(body),
+        ):
+            with pytest.raises(ParameterError):
+                call()
+        assert not [r for r in m.request_history if "/api/" in r.url]
+
+
+def refused(content: bytes) -> UnexpectedResponseError:
+    headers: CaseInsensitiveDict[str] = CaseInsensitiveDict()
+    headers["Content-Type"] = "application/transit+json"
+    raw = RawResponse(status=200, reason="OK", headers=headers, content=content, request="GET /x")
+    with pytest.raises(UnexpectedResponseError) as info:
+        SDK._read(raw)
+    assert info.value.status == 200 and info.value.body == raw.text
+    return info.value
+
+
+@pytest.mark.parametrize("text", [text for text, _ in HOSTILE])
+def test_malformed_transit_is_an_unexpected_response(text: str) -> None:
+    refused(f'["^ ","~:data",{text}]'.encode())
+
+
+def test_an_unknown_tag_as_a_resource_is_an_unexpected_response() -> None:
+    resource = '["^ ","~:id","~u0e0b60fe-d9a2-11e6-bf26-cec0c932ce01","~:type","~:listing"]'
+    error = refused(f'["^ ","~:data",[{resource},["~#foo",{resource}]]]'.encode())
+    assert "~#foo" in str(error) and "data[1]" in str(error)

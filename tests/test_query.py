@@ -96,6 +96,53 @@ def test_unwritable_values_name_the_parameter(
     assert info.value.param == param
 
 
+def looped() -> list[object]:
+    items: list[object] = [1]
+    items.append(items)
+    return items
+
+
+def deep(depth: int) -> list[object]:
+    items: list[object] = []
+    for _ in range(depth):
+        items = [items]
+    return items
+
+
+@pytest.mark.parametrize(
+    "params,param,words",
+    [
+        ({"n": 10**5000}, "n", "64-bit"),
+        ({"ids": [1, [2, [3, 2**70]]]}, "ids", "64-bit"),
+        ({"ids": looped()}, "ids", "contains itself"),
+        ({"ids": deep(5000)}, "ids", "nested"),
+        ({"origin": LatLng(math.nan, 0)}, "origin", "finite"),
+        ({"bounds": LatLngBounds(ne=LatLng(1, math.inf), sw=LatLng(0, 0))}, "bounds", "finite"),
+        (
+            {"start": dt.datetime(9999, 12, 31, 23, tzinfo=dt.timezone(-dt.timedelta(hours=5)))},
+            "start",
+            "range",
+        ),
+        ({10**5000: 1}, "<int>", "names must be strings"),
+        ({"\ud800": 1}, "\ud800", "UTF-8"),
+    ],
+)
+def test_hostile_values_name_the_parameter(
+    params: dict[Any, object], param: str, words: str
+) -> None:
+    with pytest.raises(ParameterError, match=words) as info:
+        write_query(params)
+    assert info.value.param == param
+
+
+def test_hostile_object_query_values_name_the_key() -> None:
+    with pytest.raises(ParameterError, match="64-bit") as info:
+        object_query({"w": 10**5000})
+    assert info.value.param == "w"
+    with pytest.raises(ParameterError, match="strings"):
+        object_query({1: 2})  # type: ignore[dict-item]
+
+
 def test_object_query_string() -> None:
     assert (
         object_query({"w": 640, "h": 1280, "fit": "scale", "x": None}) == "w:640;h:1280;fit:scale"
@@ -116,7 +163,7 @@ values = st.one_of(
     scalars,
     st.lists(
         st.one_of(
-            st.integers(),
+            st.integers(-(2**63), 2**63 - 1),
             st.uuids(),
             st.text(st.characters(codec="utf-8", exclude_characters=","), min_size=1, max_size=8),
         ),
