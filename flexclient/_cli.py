@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from flexclient._client import BaseClient
-from flexclient._clients import IntegrationClient, MarketplaceClient
+from flexclient._clients import (
+    INTEGRATION_ID_VAR,
+    INTEGRATION_SECRET_VAR,
+    MARKETPLACE_ID_VARS,
+    MARKETPLACE_SECRET_VAR,
+    IntegrationClient,
+    MarketplaceClient,
+    from_env,
+)
 from flexclient._endpoint import BoundCommand, BoundQuery, Group
 from flexclient._errors import ApiError, FlexError
 from flexclient._tokens import FileTokenStore
@@ -153,17 +161,15 @@ def make_client(args: argparse.Namespace, integration: bool) -> Iterator[BaseCli
                     fake.client_id, client_secret=fake.client_secret, base_url=fake.url
                 )
         return
-    client_id = args.client_id or os.environ.get("FLEX_CLIENT_ID")
-    secret = args.client_secret or os.environ.get("FLEX_CLIENT_SECRET")
-    if not client_id:
-        raise UsageError("give the client ID: --client-id or FLEX_CLIENT_ID (or use --fake)")
     options: dict[str, Any] = {"base_url": args.base_url} if args.base_url else {}
     if integration:
         # Client credentials: fetched when needed, nothing worth keeping between runs.
-        if not secret:
-            raise UsageError("the Integration API needs --client-secret or FLEX_CLIENT_SECRET")
+        client_id = args.client_id or from_env((INTEGRATION_ID_VAR,), "--client-id")
+        secret = args.client_secret or from_env((INTEGRATION_SECRET_VAR,), "--client-secret")
         yield IntegrationClient(client_id, secret, **options)
     else:
+        client_id = args.client_id or from_env(MARKETPLACE_ID_VARS, "--client-id")
+        secret = args.client_secret or os.environ.get(MARKETPLACE_SECRET_VAR) or None
         token_store = _token_file(args, client_id)
         yield MarketplaceClient(client_id, client_secret=secret, token_store=token_store, **options)
 
@@ -225,8 +231,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="flexclient", description=__doc__.split("\n\n")[0])
-    top.add_argument("--client-id", help="default: $FLEX_CLIENT_ID")
-    top.add_argument("--client-secret", help="default: $FLEX_CLIENT_SECRET")
+    top.add_argument(
+        "--client-id",
+        help="default: $SHARETRIBE_SDK_CLIENT_ID (or $REACT_APP_SHARETRIBE_SDK_CLIENT_ID); "
+        "with --integration $FLEX_INTEGRATION_CLIENT_ID",
+    )
+    top.add_argument(
+        "--client-secret",
+        help="default: $SHARETRIBE_SDK_CLIENT_SECRET; with --integration "
+        "$FLEX_INTEGRATION_CLIENT_SECRET",
+    )
     top.add_argument("--base-url", help="the API host (default: the real one)")
     top.add_argument("--token-file", help="where `login` keeps the token (default in ~/.config)")
     top.add_argument("--fake", action="store_true", help="use the built-in fake marketplace")

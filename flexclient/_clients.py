@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import os
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -20,12 +21,32 @@ from flexclient._events import EventFeed, PositionStore
 from flexclient._options import ClientOptions
 from flexclient._tokens import MemoryTokenStore, Token
 
+MARKETPLACE_ID_VARS = ("SHARETRIBE_SDK_CLIENT_ID", "REACT_APP_SHARETRIBE_SDK_CLIENT_ID")
+MARKETPLACE_SECRET_VAR = "SHARETRIBE_SDK_CLIENT_SECRET"
+INTEGRATION_ID_VAR = "FLEX_INTEGRATION_CLIENT_ID"
+INTEGRATION_SECRET_VAR = "FLEX_INTEGRATION_CLIENT_SECRET"
+
+
+def from_env(names: tuple[str, ...], param: str) -> str:
+    """The first of these environment variables that is set; a `ParameterError` naming
+    them (and `param`) if none is."""
+    for name in names:
+        value = os.environ.get(name)
+        if value:
+            return value
+    wanted = " or ".join(names)
+    raise ParameterError(param, f"give it, or set the environment variable {wanted}")
+
 
 class MarketplaceClient(MarketplaceEndpoints, BaseClient):
     """A client of the Marketplace API, acting anonymously or as one logged-in user.
 
     >>> sdk = MarketplaceClient("CLIENT_ID")
     >>> res = sdk.listings.query({"perPage": 5, "include": ["author"]})  # doctest: +SKIP
+
+    Without a client ID, it is read from `SHARETRIBE_SDK_CLIENT_ID` (or
+    `REACT_APP_SHARETRIBE_SDK_CLIENT_ID`, as Sharetribe's web template names it), and the
+    secret from `SHARETRIBE_SDK_CLIENT_SECRET`.
 
     Options (all keywords): `client_secret` (for trusted tokens and identity providers),
     `base_url`, `token_store`, `timeout` (seconds, or a (connect, read) pair), `max_retries`,
@@ -38,8 +59,17 @@ class MarketplaceClient(MarketplaceEndpoints, BaseClient):
     default_base_url: ClassVar[str] = "https://flex-api.sharetribe.com"
 
     def __init__(
-        self, client_id: str, *, client_secret: str | None = None, **options: Unpack[ClientOptions]
+        self,
+        client_id: str | None = None,
+        *,
+        client_secret: str | None = None,
+        **options: Unpack[ClientOptions],
     ) -> None:
+        if client_id is None:
+            # The names of Sharetribe's web template, whose .env a backend often shares.
+            client_id = from_env(MARKETPLACE_ID_VARS, "client_id")
+            if client_secret is None:
+                client_secret = os.environ.get(MARKETPLACE_SECRET_VAR) or None
         super().__init__(client_id, client_secret, **options)
 
     def _default_grant(self) -> dict[str, str]:
@@ -132,14 +162,25 @@ class IntegrationClient(IntegrationEndpoints, BaseClient):
 
     >>> integ = IntegrationClient("CLIENT_ID", "CLIENT_SECRET")
     >>> integ.events.query({"startAfterSequenceId": 0})  # doctest: +SKIP
+
+    Without them, the client ID and secret are read from `FLEX_INTEGRATION_CLIENT_ID` and
+    `FLEX_INTEGRATION_CLIENT_SECRET`, the names Sharetribe's examples use.
     """
 
     api_segment: ClassVar[str] = "integration_api"
     default_base_url: ClassVar[str] = "https://flex-integ-api.sharetribe.com"
 
     def __init__(
-        self, client_id: str, client_secret: str, **options: Unpack[ClientOptions]
+        self,
+        client_id: str | None = None,
+        client_secret: str | None = None,
+        **options: Unpack[ClientOptions],
     ) -> None:
+        # The names of Sharetribe's Integration API examples.
+        if client_id is None:
+            client_id = from_env((INTEGRATION_ID_VAR,), "client_id")
+        if client_secret is None:
+            client_secret = from_env((INTEGRATION_SECRET_VAR,), "client_secret")
         if not isinstance(client_secret, str) or not client_secret:
             raise ParameterError("client_secret", "the Integration API needs the client secret")
         # The Integration API limits concurrent requests; the official SDK keeps at most 10.

@@ -18,8 +18,9 @@ from flexclient.testing import FakeMarketplace
 def cli(
     fake_marketplace: FakeMarketplace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> list[str]:
-    monkeypatch.setenv("FLEX_CLIENT_ID", fake_marketplace.client_id)
-    monkeypatch.setenv("FLEX_CLIENT_SECRET", fake_marketplace.client_secret)
+    for prefix in ("SHARETRIBE_SDK", "FLEX_INTEGRATION"):
+        monkeypatch.setenv(f"{prefix}_CLIENT_ID", fake_marketplace.client_id)
+        monkeypatch.setenv(f"{prefix}_CLIENT_SECRET", fake_marketplace.client_secret)
     return ["--base-url", fake_marketplace.url, "--token-file", str(tmp_path / "token.json")]
 
 
