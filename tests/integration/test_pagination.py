@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import requests_mock
 
-from flexclient import MarketplaceClient, PaginationLimitWarning, ParameterError
+from flexclient import MarketplaceClient, MissingExtraError, PaginationLimitWarning, ParameterError
 from flexclient.models import Listing, User
 from flexclient.testing import FakeMarketplace
 from tests.conftest import MP, NO_WAIT
@@ -78,7 +78,7 @@ def test_progress_bar(
     assert len(list(demo_sdk.listings.query.iter({"perPage": 100}, progress=True))) == 250
     assert "250/250" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)
-    with pytest.raises(ParameterError, match="tqdm"):
+    with pytest.raises(MissingExtraError, match="tqdm"):
         next(demo_sdk.listings.query.iter({}, progress=True))
 
 
