@@ -48,8 +48,7 @@ def test_official_sdk_vectors(case: str) -> None:
 
 
 def test_vectors_cover_every_case() -> None:
-    if VECTORS_FILE.exists():
-        assert set(json.loads(VECTORS_FILE.read_text())["query"]) == set(CASES)
+    assert set(json.loads(VECTORS_FILE.read_text())["query"]) == set(CASES)
 
 
 @pytest.mark.parametrize(
