@@ -10,13 +10,10 @@ flexclient --fake call listings.query perPage=3 --output table
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import decimal
 import getpass
 import json
 import os
 import sys
-import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,7 +32,7 @@ from flexclient._clients import (
 from flexclient._endpoint import BoundCommand, BoundQuery, Group
 from flexclient._errors import ApiError, FlexError
 from flexclient._tokens import FileTokenStore
-from flexclient._types import LatLng, LatLngBounds, Money
+from flexclient._values import KINDS, display, jsonable, parse
 from flexclient.models import Envelope, Resource
 
 
@@ -52,26 +49,16 @@ def parse_value(text: str) -> object:
     (5, Money(amount=5000, currency='USD'), '5')
     """
     kind, sep, rest = text.partition(":")
-    try:
-        if sep and kind == "uuid":
-            return uuid.UUID(rest)
-        if sep and kind == "money":
-            amount, _, currency = rest.partition(":")
-            return Money(int(amount), currency)
-        if sep and kind == "latlng":
-            lat, lng = (float(x) for x in rest.split(","))
-            return LatLng(lat, lng)
-        if sep and kind == "bounds":
-            a, b, c, d = (float(x) for x in rest.split(","))
-            return LatLngBounds(ne=LatLng(a, b), sw=LatLng(c, d))
-        if sep and kind == "date":
-            return dt.datetime.fromisoformat(rest.replace("Z", "+00:00"))
-        if sep and kind == "decimal":
-            return decimal.Decimal(rest)
-        if sep and kind == "json":
+    if sep and kind in KINDS:
+        try:
+            return parse(kind, rest)
+        except (ValueError, TypeError) as exc:
+            raise UsageError(f"cannot read {text!r} as {kind}: {exc}") from exc
+    if sep and kind == "json":
+        try:
             return json.loads(rest)
-    except (ValueError, decimal.InvalidOperation) as exc:
-        raise UsageError(f"cannot read {text!r} as {kind}: {exc}") from exc
+        except ValueError as exc:
+            raise UsageError(f"cannot read {text!r} as json: {exc}") from exc
     if sep and kind == "str":
         return rest
     if text in ("true", "false"):
@@ -94,22 +81,6 @@ def parse_pairs(pairs: Sequence[str]) -> dict[str, object]:
     return out
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, Money):
-        return {"amount": value.amount, "currency": value.currency}
-    if isinstance(value, LatLng):
-        return {"lat": value.lat, "lng": value.lng}
-    if isinstance(value, uuid.UUID | decimal.Decimal):
-        return str(value)
-    if isinstance(value, dt.datetime):
-        return value.isoformat().replace("+00:00", "Z")
-    return value
-
-
 def envelope_json(envelope: Envelope[Any]) -> str:
     def dump(item: Any) -> Any:
         return (
@@ -124,7 +95,7 @@ def envelope_json(envelope: Envelope[Any]) -> str:
         "meta": envelope.meta.model_dump(by_alias=True, exclude_none=True),
         "included": [dump(r) for r in envelope.included],
     }
-    return json.dumps(_jsonable(body), indent=2, ensure_ascii=False)
+    return json.dumps(jsonable(body), indent=2, ensure_ascii=False)
 
 
 def table(rows: list[dict[str, Any]], columns: Sequence[str] | None) -> str:
@@ -133,7 +104,7 @@ def table(rows: list[dict[str, Any]], columns: Sequence[str] | None) -> str:
     if not columns:
         keys = [k for k in rows[0] if not isinstance(rows[0][k], dict | list)]
         columns = keys[:8]
-    cells = [[("" if r.get(c) is None else str(r.get(c))) for c in columns] for r in rows]
+    cells = [[display(r.get(c)) for c in columns] for r in rows]
     widths = [min(40, max(len(c), *(len(row[i]) for row in cells))) for i, c in enumerate(columns)]
     line = "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))
     out = [line, "  ".join("-" * w for w in widths)]
@@ -217,7 +188,7 @@ def cmd_tail(args: argparse.Namespace) -> int:
         )
         for event in feed:
             a = event.attributes
-            when = a.created_at.isoformat() if a.created_at else ""
+            when = display(a.created_at)
             print(f"{a.sequence_id}\t{when}\t{a.event_type}\t{a.resource_id}", flush=True)
     return 0
 

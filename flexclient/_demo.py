@@ -17,6 +17,7 @@ from flexclient import (
     NotFoundError,
     UploadProgress,
 )
+from flexclient._values import display
 
 
 def _photo(width: int = 320, height: int = 240) -> bytes:
@@ -49,7 +50,7 @@ def _bar(progress: UploadProgress) -> None:
 
 
 def _money(value: Money | None) -> str:
-    return f"{value.amount / 100:,.2f} {value.currency}" if value else "-"
+    return display(value) if value else "-"
 
 
 def run() -> None:

@@ -19,6 +19,8 @@ from typing import IO, Any, BinaryIO
 
 from flexclient._errors import ParameterError
 from flexclient._extras import require
+from flexclient._types import Money
+from flexclient._values import Unwritable, as_text
 
 FileInput = str | os.PathLike[str] | bytes | BinaryIO
 
@@ -46,13 +48,12 @@ def quoted_param(value: str) -> str:
 
 
 def _text(value: object, key: str) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float | uuid.UUID):
-        return str(value)
-    raise ParameterError(key, f"cannot send a {type(value).__name__} in a multipart form")
+    if isinstance(value, Money | Mapping | list | tuple):
+        raise ParameterError(key, f"cannot send a {type(value).__name__} in a multipart form")
+    try:
+        return as_text(value)  # as the official SDK's form data writes it
+    except Unwritable as exc:
+        raise ParameterError(key, f"cannot send it in a multipart form: {exc}") from None
 
 
 class _Source:

@@ -10,82 +10,19 @@ containing themselves.
 
 from __future__ import annotations
 
-import datetime as dt
-import decimal
-import uuid
 from collections.abc import Mapping
 from urllib.parse import quote
 
 from flexclient._errors import ParameterError
-from flexclient._types import LatLng, LatLngBounds, Money
-from flexclient._wire import (
-    MAX_DEPTH,
-    check_aware,
-    check_finite,
-    check_int,
-    check_text,
-    iso_millis,
-)
+from flexclient._types import Money
+from flexclient._values import Unwritable, as_text, check_text
+from flexclient._wire import MAX_DEPTH
 
 # encodeURIComponent leaves A-Z a-z 0-9 - _ . ! ~ * ' ( ) alone; the SDKs also keep commas.
 _SAFE = "!*'(),"
 
 
-def js_number(value: float) -> str:
-    """A float written as JavaScript's `Number.prototype.toString` writes it.
-
-    >>> js_number(5.0), js_number(0.1), js_number(1e21), js_number(1e-7), js_number(-0.0)
-    ('5', '0.1', '1e+21', '1e-7', '0')
-    """
-    if value == 0:
-        return "0"
-    sign, digit_tuple, exponent = decimal.Decimal(repr(value)).as_tuple()
-    assert isinstance(exponent, int)
-    digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
-    # value = 0.<digits> * 10**n
-    n = len(digit_tuple) + exponent
-    k = len(digits)
-    if k <= n <= 21:
-        text = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        text = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        text = "0." + "0" * -n + digits
-    else:
-        mantissa = digits[0] + ("." + digits[1:] if k > 1 else "")
-        text = f"{mantissa}e{'+' if n - 1 >= 0 else '-'}{abs(n - 1)}"
-    return ("-" if sign else "") + text
-
-
-def _point(point: LatLng, key: str) -> list[str]:
-    check_finite(point.lat, key)
-    check_finite(point.lng, key)
-    return [js_number(point.lat), js_number(point.lng)]
-
-
 def _scalar(value: object, key: str, open_lists: tuple[int, ...] = ()) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        check_int(value, key)
-        return str(int(value))
-    if isinstance(value, float):
-        check_finite(value, key)
-        return js_number(value)
-    if isinstance(value, uuid.UUID):
-        return str(value)
-    if isinstance(value, decimal.Decimal):
-        check_finite(value, key)
-        return str(value)
-    if isinstance(value, LatLng):
-        return ",".join(_point(value, key))
-    if isinstance(value, LatLngBounds):
-        return ",".join(_point(value.ne, key) + _point(value.sw, key))
-    if isinstance(value, dt.datetime):
-        check_aware(value, key)
-        return iso_millis(value)
     if isinstance(value, list | tuple):
         return _list(value, key, open_lists)
     if isinstance(value, Money):
@@ -94,7 +31,10 @@ def _scalar(value: object, key: str, open_lists: tuple[int, ...] = ()) -> str:
         raise ParameterError(
             key, "a mapping cannot be used in a query; write it as 'k:v;k:v' (object_query)"
         )
-    raise ParameterError(key, f"cannot write a value of type {type(value).__name__} in a query")
+    try:
+        return as_text(value)
+    except Unwritable as exc:
+        raise ParameterError(key, str(exc)) from None
 
 
 def _list(value: list[object] | tuple[object, ...], key: str, open_lists: tuple[int, ...]) -> str:

@@ -1,6 +1,6 @@
 """The API's value types: money and geographic coordinates.
 
-They are written to and read from both wire formats (see `flexclient._codecs`) and may be
+They are written to and read from both wire formats (see `flexclient._values`) and may be
 used anywhere in parameters and extended data.
 """
 

@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flexclient import LatLng, LatLngBounds, Money, ParameterError, object_query
-from flexclient._query import js_number, write_query
+from flexclient._query import write_query
+from flexclient._values import js_number
 
 VECTORS_FILE = Path(__file__).parent / "data" / "wire-vectors.json"  # see tests/data/README.md
 U1 = uuid.UUID("0e0b60fe-d9a2-11e6-bf26-cec0c932ce01")

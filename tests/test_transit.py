@@ -136,9 +136,11 @@ def malformed_tags(doc: Any) -> bool:
 
 @given(docs)
 def test_same_as_transit_python_on_arbitrary_transit(doc: Any) -> None:
-    if malformed_tags(doc):
-        return
     text = json.dumps(doc)
+    if malformed_tags(doc) or "~#set" in text:
+        # transit-python reads a set as a frozenset, in no order to compare with; sets are
+        # compared with transit-js in tests/test_transit_js.py.
+        return
     try:
         expected = reference(text)
     except Exception:

@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 from transit.transit_types import Keyword, TaggedValue
 
 from flexclient import LatLng, Money
-from flexclient._query import js_number
 from flexclient._transit import loads
 from flexclient._transit_writer import dumps
+from flexclient._values import js_number
 from flexclient._wire import TRANSIT, WireDecodeError
 from tests.transit_js import Oracle, comparable, from_js, marked
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from flexclient._extras import require
 from flexclient._types import LatLng, Money
+from flexclient._values import display
 
 if TYPE_CHECKING:
     from flexclient.models._resource import Resource
@@ -85,9 +86,7 @@ def short_repr(resource: Resource) -> str:
 
 
 def _cell(value: Any) -> str:
-    if isinstance(value, list):
-        return html.escape(f"[{len(value)}]")
-    return html.escape("" if value is None else str(value))
+    return html.escape(display(value))
 
 
 def html_fields(rec: Record, caption: str) -> str:

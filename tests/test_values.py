@@ -1,0 +1,81 @@
+"""One conversion for each value type: query strings, bodies, forms, the command line and
+displays agree."""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import json
+import uuid
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from flexclient import LatLng, Money
+from flexclient._cli import envelope_json, parse_value, table
+from flexclient._demo import _money
+from flexclient._multipart import _text
+from flexclient._query import write_query
+from flexclient._values import display, iso_millis
+from flexclient._wire import JSON
+from flexclient.models import Envelope, Meta
+from flexclient.models._display import html_fields
+
+times = st.datetimes(
+    min_value=dt.datetime(1970, 1, 2),
+    max_value=dt.datetime(9999, 1, 1),
+    timezones=st.just(dt.UTC),
+)
+
+
+@given(times)
+def test_a_time_is_the_same_text_in_a_query_a_json_body_and_the_command_line(
+    when: dt.datetime,
+) -> None:
+    text = iso_millis(when)
+    assert write_query({"start": when}) == "start=" + text.replace(":", "%3A")
+    assert json.loads(JSON.encode({"start": when})) == {"start": text}
+    body = json.loads(envelope_json(_envelope_with({"when": when})))  # the command line
+    assert body["data"]["attributes"]["when"] == text
+    assert display(when) == text
+
+
+def _envelope_with(attributes: dict[str, object]) -> Envelope[object]:
+    from flexclient.models import Resource
+
+    resource = Resource.model_validate(
+        {"id": uuid.UUID(int=1), "type": "thing", "attributes": attributes}
+    )
+    return Envelope(data=resource, meta=Meta())
+
+
+def test_money_is_shown_in_major_units_by_its_currency_everywhere() -> None:
+    for money, shown in [
+        (Money(5000, "EUR"), "50.00 EUR"),
+        (Money(5000, "JPY"), "5000 JPY"),
+        (Money(1234, "KWD"), "1.234 KWD"),
+    ]:
+        assert _money(money) == display(money) == str(money) == shown
+        assert shown in html_fields({"price": money}, "listing")
+    assert "50.00 EUR" in table([{"price": Money(5000, "EUR")}], ["price"])
+
+
+def test_lists_and_points_show_as_their_values() -> None:
+    assert display(["road", "city"]) == "road, city"
+    assert "road, city" in html_fields({"tags": ["road", "city"]}, "listing")
+    assert display(LatLng(60.16, 24.93)) == "60.16, 24.93"
+
+
+def test_forms_write_numbers_as_the_official_sdk_does() -> None:
+    assert _text(5.0, "n") == "5" == write_query({"n": 5.0}).removeprefix("n=")
+    assert _text(decimal.Decimal("2.50"), "d") == "2.50"
+    when = dt.datetime(2024, 5, 1, 12, tzinfo=dt.UTC)
+    assert _text(when, "at") == iso_millis(when)
+
+
+def test_the_command_line_reads_what_the_conversions_write() -> None:
+    assert parse_value("money:5000:USD") == Money(5000, "USD")
+    assert parse_value("date:2024-05-01T12:00:00.000Z") == dt.datetime(
+        2024, 5, 1, 12, tzinfo=dt.UTC
+    )
+    assert parse_value("decimal:2.50") == decimal.Decimal("2.50")
