@@ -52,6 +52,7 @@ from flexclient._tokens import (
 )
 from flexclient._transport import RetryPolicy
 from flexclient._types import LatLng, LatLngBounds, Money
+from flexclient._variants import ImageFit, ImageVariant, image_variants
 from flexclient.models import Envelope, Meta, Resource
 
 __version__ = "0.1.0"
@@ -75,6 +76,8 @@ __all__ = [
     "FileTokenStore",
     "FlexError",
     "ForbiddenError",
+    "ImageFit",
+    "ImageVariant",
     "IntegrationClient",
     "LatLng",
     "LatLngBounds",
@@ -112,5 +115,6 @@ __all__ = [
     "UnexpectedResponseError",
     "UploadProgress",
     "__version__",
+    "image_variants",
     "object_query",
 ]

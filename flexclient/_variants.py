@@ -1,0 +1,96 @@
+"""Custom image variants: the `imageVariant.<name>` query parameters.
+
+An image's variants are chosen with sparse fields (`"fields.image": ["variants.<name>"]`); a
+variant the marketplace does not predefine is described by an `imageVariant.<name>`
+parameter whose value is an "object query string", `w:320;h:640;fit:scale`, written as the
+official SDK's `util.objectQueryString` writes it (`flexclient.object_query`).
+`ImageVariant` is that description typed; `image_variants` turns a set of them into the
+parameters, names checked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from flexclient._errors import ParameterError
+from flexclient._query import object_query
+
+ImageFit = Literal["scale", "crop"]
+"""How an image meets the variant's box: `scale` keeps its aspect ratio within `w` x `h`,
+`crop` fills the box and cuts what is left over."""
+
+# Characters that would change the meaning of an object query string or a parameter name.
+_SEPARATORS = frozenset(";:,")
+
+
+@dataclass(frozen=True)
+class ImageVariant:
+    """A custom image variant: `width` x `height` pixels, and how the image is `fit` in them.
+
+    >>> ImageVariant(320, 640).value
+    'w:320;h:640;fit:scale'
+    >>> ImageVariant(400, 400, "crop").scaled(2).value
+    'w:800;h:800;fit:crop'
+    """
+
+    width: int
+    height: int
+    fit: ImageFit = "scale"
+
+    def __post_init__(self) -> None:
+        for name in ("width", "height"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ParameterError(
+                    name, f"must be a whole number of pixels, 1 or more, not {value!r}"
+                )
+        fit: object = self.fit
+        # Typed as the two values the API documents; another name passes, for a later API.
+        if not isinstance(fit, str) or not fit or _SEPARATORS & set(fit):
+            raise ParameterError("fit", f"must be 'scale' or 'crop', not {fit!r}")
+
+    @property
+    def value(self) -> str:
+        """The parameter's value: `w:<width>;h:<height>;fit:<fit>`."""
+        return object_query({"w": self.width, "h": self.height, "fit": self.fit})
+
+    def scaled(self, factor: int) -> ImageVariant:
+        """This variant with both sides multiplied by `factor`, e.g. 2 for a "2x" variant of
+        high-density screens."""
+        if isinstance(factor, bool) or not isinstance(factor, int) or factor < 1:
+            raise ParameterError("factor", f"must be a whole number, 1 or more, not {factor!r}")
+        return dataclasses.replace(self, width=self.width * factor, height=self.height * factor)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def image_variants(variants: Mapping[str, ImageVariant | Mapping[str, object]]) -> dict[str, str]:
+    """The `imageVariant.<name>` query parameters for these custom variants, to merge into a
+    query's parameters. A variant is an `ImageVariant` or a mapping written as it is
+    (`{"w": 320, "h": 640, "fit": "scale"}`).
+
+    >>> image_variants({"card": ImageVariant(400, 300, "crop")})
+    {'imageVariant.card': 'w:400;h:300;fit:crop'}
+
+    Ask for the variants too, with `"fields.image": ["variants.card", ...]`.
+    """
+    if not isinstance(variants, Mapping):
+        raise ParameterError("variants", "give a mapping of variant names to ImageVariant")
+    params: dict[str, str] = {}
+    for name, variant in variants.items():
+        if not isinstance(name, str) or not name or _SEPARATORS & set(name):
+            raise ParameterError(
+                "variants", f"a variant name must be a non-empty string without ';:,': {name!r}"
+            )
+        key = f"imageVariant.{name}"
+        if isinstance(variant, ImageVariant):
+            params[key] = variant.value
+        elif isinstance(variant, Mapping):
+            params[key] = object_query(variant)
+        else:
+            raise ParameterError(key, f"give an ImageVariant, not {type(variant).__name__}")
+    return params
