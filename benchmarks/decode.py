@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _pages import encoded
 
-from flexclient._client import gc_paused, read_envelope
+from flexclient._decoding import gc_paused, read_envelope
 from flexclient._wire import JSON, TRANSIT
 from flexclient.models import Listing
 from flexclient.models._envelope import _adapter

@@ -13,19 +13,19 @@ with a plain-http base URL elsewhere is refused when it is made, before any conn
 from __future__ import annotations
 
 import dataclasses
-import gc
 import json
 import re
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from typing import Any, ClassVar, Self, Unpack
 from urllib.parse import urlencode
 
 import requests
 
 from flexclient._deadline import deadline_scope
+from flexclient._decoding import read_envelope
 from flexclient._endpoint import Endpoint, ListQuery, RequestOptions, Response
 from flexclient._errors import (
     ApiError,
@@ -54,11 +54,10 @@ from flexclient._wire import (
     FORMATS,
     JSON,
     WireDecodeError,
-    WireFormat,
     format_for_content_type,
 )
 from flexclient.models import Envelope, Resource
-from flexclient.models._envelope import EnvelopeError, build_envelope, envelope_from_json
+from flexclient.models._envelope import EnvelopeError
 
 # Keys of the Authentication API's answers (and of the forms sent to it) whose values are
 # secrets: cut from every body kept on an error.
@@ -129,48 +128,6 @@ def _api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str 
     err.retry_after = raw.retry_after
     err.body_truncated = raw.truncated
     return err
-
-
-class _GcPause:
-    """Pause the cyclic garbage collector while a body becomes models.
-
-    Building thousands of objects at once otherwise triggers repeated full collections that
-    make decoding grow faster than the page (measured: 283 against 111 us a listing at 1,000
-    listings). Nothing decoded is garbage, so nothing is missed; the collector is turned back
-    on (if it was on) when the last of the decodes running at the same time ends.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._users = 0
-        self._restore = False
-
-    @contextmanager
-    def __call__(self) -> Iterator[None]:
-        with self._lock:
-            if self._users == 0:
-                self._restore = gc.isenabled()
-                gc.disable()
-            self._users += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._users -= 1
-                if self._users == 0 and self._restore:
-                    gc.enable()
-
-
-gc_paused = _GcPause()
-
-
-def read_envelope(fmt: WireFormat, content: bytes) -> Envelope[Any]:
-    """A successful response's body as an `Envelope`; raises `WireDecodeError`, `EnvelopeError`."""
-    with gc_paused():
-        # JSON goes from bytes straight into models; Transit is read into plain values first
-        # (and so is JSON that only json.loads reads).
-        envelope = envelope_from_json(content) if fmt is JSON else None
-        return envelope if envelope is not None else build_envelope(fmt.decode(content))
 
 
 def _shape_mismatch(data: object, *, listed: bool) -> str:

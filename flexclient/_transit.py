@@ -31,7 +31,7 @@ from typing import Any
 from pydantic_core import from_json
 from transit.transit_types import TaggedValue
 
-from flexclient._types import latlng_from, money_from
+from flexclient._decoding import fast_uuid, latlng_from, money_from
 
 CACHE_SIZE = 44 * 44
 # The cache codes in the order writers hand them out: "^0" ... "^[", then "^00" ...
@@ -151,38 +151,13 @@ def _binary(text: str) -> bytes:
     return base64.b64decode(data + "=" * (-len(data) % 4))
 
 
-_UNKNOWN_SAFETY = uuid.SafeUUID.unknown
-_new = object.__new__
-_set_int = uuid.UUID.__dict__["int"].__set__
-_set_safety = uuid.UUID.__dict__["is_safe"].__set__
-_from_hex = bytes.fromhex
-_from_bytes = int.from_bytes
-
-
-def _uuid(text: str) -> uuid.UUID:
-    # uuid.UUID(text) spends most of its time on forms the API never writes (braces, urn:);
-    # this is its own check (32 digits once the dashes are gone, of which bytes.fromhex
-    # makes 16 bytes: it takes no sign, "_" or other scripts' digits, as int() would) and
-    # object, built without its keyword handling; other forms go to uuid.UUID.
-    digits = text.replace("-", "")
-    if len(digits) != 32:
-        return uuid.UUID(text)
-    raw = _from_hex(digits)
-    if len(raw) != 16:  # spaces between the digits
-        raise ValueError(f"not a UUID: {text[:40]!r}")
-    made = _new(uuid.UUID)
-    _set_int(made, _from_bytes(raw))
-    _set_safety(made, _UNKNOWN_SAFETY)
-    return made
-
-
 # The scalar codes after "~". Any other code is an error: the spec reserves one-character
 # codes for itself, and an unknown one is more likely a string its writer failed to escape
 # than anything to keep (transit-js makes a TaggedValue of it).
 _SCALARS: dict[str, Any] = {
     ":": str,  # keyword
     "$": str,  # symbol
-    "u": _uuid,
+    "u": fast_uuid,
     "m": _millis,
     "t": _time,
     "f": _big_decimal,

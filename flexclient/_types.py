@@ -7,12 +7,10 @@ used anywhere in parameters and extended data.
 from __future__ import annotations
 
 import decimal
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import StrictInt, StrictStr
 from pydantic.dataclasses import dataclass
-
-_T = TypeVar("_T")
 
 # ISO 4217 minor-unit exponents that are not 2.
 _EXPONENTS = {
@@ -99,24 +97,3 @@ class LatLngBounds:
 
     ne: LatLng
     sw: LatLng
-
-
-def _built(cls: type[_T], **fields: object) -> _T:
-    # The dataclass without its validation: for values already checked to have exact types.
-    made = object.__new__(cls)
-    made.__dict__.update(fields)  # where a (frozen) dataclass keeps its fields
-    return made
-
-
-def money_from(amount: object, currency: object) -> Money:
-    """`Money` read from the wire; validated only when the types are not already exact."""
-    if type(amount) is int and type(currency) is str:
-        return _built(Money, amount=amount, currency=currency)
-    return Money(amount, currency)  # type: ignore[arg-type]  # validation says what is wrong
-
-
-def latlng_from(lat: object, lng: object) -> LatLng:
-    """`LatLng` read from the wire; validated only when the types are not already exact."""
-    if type(lat) is float and type(lng) is float:
-        return _built(LatLng, lat=lat, lng=lng)
-    return LatLng(lat, lng)  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import Field
 
-from flexclient._client import gc_paused, read_envelope
+from flexclient._decoding import gc_paused, read_envelope
 from flexclient._wire import JSON, TRANSIT, WireFormat
 from flexclient.models import Attributes, Listing, Resource, User
 from flexclient.models._envelope import Envelope, EnvelopeError, build_envelope
