@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import threading
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from flexclient._errors import ParameterError, UnexpectedResponseError
 from flexclient._files import write_atomic
+from flexclient._memory import MemoryValue
 from flexclient.models import Event
 
 if TYPE_CHECKING:
@@ -38,23 +38,15 @@ class PositionStore(Protocol):
     def set(self, sequence_id: int) -> None: ...
 
 
-class MemoryPositionStore:
-    """Keeps the position in memory (lost when the process ends)."""
+class MemoryPositionStore(MemoryValue[int]):
+    """Keeps the position in memory (lost when the process ends).
 
-    def __init__(self, sequence_id: int | None = None) -> None:
-        self._value = sequence_id
-        self._lock = threading.Lock()
+    >>> MemoryPositionStore(41).get()
+    41
+    """
 
     def __repr__(self) -> str:
-        return f"MemoryPositionStore({self._value})"
-
-    def get(self) -> int | None:
-        with self._lock:
-            return self._value
-
-    def set(self, sequence_id: int) -> None:
-        with self._lock:
-            self._value = sequence_id
+        return f"MemoryPositionStore({self.get()})"
 
 
 class FilePositionStore:

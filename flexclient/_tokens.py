@@ -24,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from flexclient._errors import TokenStoreError
 from flexclient._files import write_atomic
+from flexclient._memory import MemoryValue
 
 try:  # POSIX
     import fcntl
@@ -137,7 +138,7 @@ def store_lock(store: TokenStore, fallback: threading.Lock) -> AbstractContextMa
     return fallback
 
 
-class MemoryTokenStore:
+class MemoryTokenStore(MemoryValue[Token]):
     """Keeps the token in memory, for the life of the process (the default).
 
     >>> store = MemoryTokenStore()
@@ -146,28 +147,18 @@ class MemoryTokenStore:
     """
 
     def __init__(self, token: Token | None = None) -> None:
-        self._token = token
-        self._lock = threading.Lock()
+        super().__init__(token)
         self._refresh_lock = threading.Lock()
 
     def __repr__(self) -> str:
-        return f"MemoryTokenStore(has_token={self._token is not None})"
+        return f"MemoryTokenStore(has_token={self.get() is not None})"
+
+    def remove(self) -> None:
+        self._clear()
 
     def lock(self) -> AbstractContextManager[object]:
         """Held by clients sharing this store while one fetches or refreshes its token."""
         return self._refresh_lock
-
-    def get(self) -> Token | None:
-        with self._lock:
-            return self._token
-
-    def set(self, token: Token) -> None:
-        with self._lock:
-            self._token = token
-
-    def remove(self) -> None:
-        with self._lock:
-            self._token = None
 
 
 class FileTokenStore:

@@ -19,6 +19,18 @@ IG = "https://ig.test"
 TRANSIT_CT = "application/transit+json;charset=UTF-8"
 NO_WAIT = RetryPolicy(sleep=lambda _: None)
 
+# Answers the token tests share.
+QUERY = f"{MP}/v1/api/listings/query"
+OK: dict[str, Any] = {"content": b'["^ ","~:data",[]]', "headers": {"Content-Type": TRANSIT_CT}}
+UNAUTHORIZED: dict[str, Any] = {
+    "status_code": 401,
+    "json": {"errors": [{"status": 401, "code": "auth-invalid-access-token", "title": "Invalid"}]},
+}
+REFUSED: dict[str, Any] = {
+    "status_code": 401,
+    "json": {"error": "invalid_grant", "error_description": "Invalid refresh token"},
+}
+
 
 def token_json(
     scope: str = "public-read", access: str = "anon-token", refresh: str | None = None

@@ -20,20 +20,17 @@ from flexclient import (
     Token,
     UnauthorizedError,
 )
-from tests.conftest import IG, MP, NO_WAIT, TRANSIT_CT, token_json
-
-QUERY = f"{MP}/v1/api/listings/query"
-OK: dict[str, Any] = {"content": b'["^ ","~:data",[]]', "headers": {"Content-Type": TRANSIT_CT}}
-UNAUTHORIZED: dict[str, Any] = {
-    "status_code": 401,
-    "json": {"errors": [{"status": 401, "code": "auth-invalid-access-token", "title": "Invalid"}]},
-}
-
-
-REFUSED: dict[str, Any] = {
-    "status_code": 401,
-    "json": {"error": "invalid_grant", "error_description": "Invalid refresh token"},
-}
+from tests.conftest import (
+    IG,
+    MP,
+    NO_WAIT,
+    OK,
+    QUERY,
+    REFUSED,
+    TRANSIT_CT,
+    UNAUTHORIZED,
+    token_json,
+)
 
 
 def form(request: requests_mock.request._RequestObjectProxy) -> dict[str, str]:

@@ -27,20 +27,20 @@ from flexclient import (
     TransportError,
     UnauthorizedError,
 )
-from tests.conftest import IG, MP, NO_WAIT, TRANSIT_CT, token_json
+from tests.conftest import (
+    IG,
+    MP,
+    NO_WAIT,
+    OK,
+    QUERY,
+    REFUSED,
+    TRANSIT_CT,
+    UNAUTHORIZED,
+    token_json,
+)
 
-QUERY = f"{MP}/v1/api/listings/query"
 TOKEN = f"{MP}/v1/auth/token"
 REVOKE = f"{MP}/v1/auth/revoke"
-OK: dict[str, Any] = {"content": b'["^ ","~:data",[]]', "headers": {"Content-Type": TRANSIT_CT}}
-UNAUTHORIZED: dict[str, Any] = {
-    "status_code": 401,
-    "json": {"errors": [{"status": 401, "code": "auth-invalid-access-token", "title": "Invalid"}]},
-}
-REFUSED: dict[str, Any] = {
-    "status_code": 401,
-    "json": {"error": "invalid_grant", "error_description": "Invalid refresh token"},
-}
 USER = Token(access_token="user-access", scope="user", refresh_token="user-refresh")
 
 
