@@ -27,6 +27,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from pydantic import TypeAdapter
+
 from flexclient._types import LatLng, Money
 from flexclient.models._envelope import build_envelope, envelope_from_json
 
@@ -106,11 +108,16 @@ def _built(cls: type[_T], **fields: object) -> _T:
     return made
 
 
+_MONEY = TypeAdapter(Money)
+
+
 def money_from(amount: object, currency: object) -> Money:
     """`Money` read from the wire; validated only when the types are not already exact."""
     if type(amount) is int and type(currency) is str:
         return _built(Money, amount=amount, currency=currency)
-    return Money(amount, currency)  # type: ignore[arg-type]  # validation says what is wrong
+    # pydantic's validation says what is wrong (the constructor's own checks are advice for
+    # code that writes a Money, not for what a server sent).
+    return _MONEY.validate_python({"amount": amount, "currency": currency})
 
 
 def latlng_from(lat: object, lng: object) -> LatLng:

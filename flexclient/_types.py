@@ -7,10 +7,13 @@ used anywhere in parameters and extended data.
 from __future__ import annotations
 
 import decimal
+import re
 from typing import Any
 
 from pydantic import StrictInt, StrictStr
 from pydantic.dataclasses import dataclass
+
+from flexclient._errors import ParameterError
 
 # ISO 4217 minor-unit exponents that are not 2.
 _EXPONENTS = {
@@ -42,6 +45,26 @@ _EXPONENTS = {
 }
 
 
+_CURRENCY = re.compile(r"[A-Z]{3}")
+
+
+def _check_money(amount: object, currency: object) -> None:
+    """What a person may get wrong when writing a Money, said as what to do instead."""
+    if type(amount) is not int:
+        hint = ""
+        if isinstance(amount, float | decimal.Decimal | str):
+            hint = f"; for {amount} in major units write Money.of({str(amount)!r}, {currency!r})"
+        raise ParameterError(
+            "amount",
+            f"a whole number of the currency's minor unit (cents for EUR, yen for JPY), "
+            f"not {amount!r}{hint}",
+        )
+    if not isinstance(currency, str) or not _CURRENCY.fullmatch(currency):
+        raise ParameterError(
+            "currency", f"an ISO 4217 code of three capital letters, e.g. 'EUR', not {currency!r}"
+        )
+
+
 @dataclass(frozen=True)
 class Money:
     """An amount of money in the currency's minor unit (cents for USD, yen for JPY).
@@ -50,10 +73,43 @@ class Money:
     Money(amount=5000, currency='USD')
     >>> str(Money(5000, "USD")), str(Money(5000, "JPY")), Money(1234, "KWD").decimal
     ('50.00 USD', '5000 JPY', Decimal('1.234'))
+    >>> Money.of("49.90", "EUR")
+    Money(amount=4990, currency='EUR')
     """
 
     amount: StrictInt
     currency: StrictStr
+
+    def __new__(cls, *args: object, **kwargs: object) -> Money:
+        # Only a Money written in code comes here with arguments (models build theirs
+        # from the wire by other means): check it and say what to write instead.
+        if args or kwargs:
+            fields = dict(zip(("amount", "currency"), args, strict=False)) | kwargs
+            _check_money(fields.get("amount"), fields.get("currency"))
+        return object.__new__(cls)
+
+    @classmethod
+    def of(cls, amount: str | decimal.Decimal | int | float, currency: str) -> Money:
+        """Money from an amount in major units: `Money.of("49.90", "EUR")` is 4990 cents.
+        The amount must fit the currency's minor unit exactly (no rounding).
+
+        >>> Money.of(500, "JPY"), Money.of("1.234", "KWD").amount
+        (Money(amount=500, currency='JPY'), 1234)
+        """
+        _check_money(0, currency)
+        try:
+            major = decimal.Decimal(repr(amount) if isinstance(amount, float) else amount)
+        except (decimal.InvalidOperation, TypeError, ValueError):
+            raise ParameterError("amount", f"not a number: {amount!r}") from None
+        if not major.is_finite():
+            raise ParameterError("amount", f"not a finite number: {amount!r}")
+        minor = major.scaleb(_EXPONENTS.get(currency, 2))
+        if minor != minor.to_integral_value():
+            digits = _EXPONENTS.get(currency, 2)
+            raise ParameterError(
+                "amount", f"{amount!r} has more decimals than {currency}'s {digits}"
+            )
+        return cls(int(minor), currency)
 
     @property
     def exponent(self) -> int:

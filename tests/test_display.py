@@ -34,7 +34,7 @@ def page() -> Envelope[Any]:
         (Money(5000, "JPY"), "5000 JPY", "5000"),
         (Money(1234, "KWD"), "1.234 KWD", "1.234"),
         (Money(-5, "EUR"), "-0.05 EUR", "-0.05"),
-        (Money(12345, "xyz"), "123.45 xyz", "123.45"),
+        (Money(12345, "XYZ"), "123.45 XYZ", "123.45"),
     ],
 )
 def test_money_in_major_units(money: Money, text: str, major: str) -> None:

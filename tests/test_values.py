@@ -8,10 +8,11 @@ import decimal
 import json
 import uuid
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flexclient import LatLng, Money
+from flexclient import LatLng, Money, ParameterError
 from flexclient._cli import envelope_json, parse_value, table
 from flexclient._demo import _money
 from flexclient._multipart import _text
@@ -79,3 +80,32 @@ def test_the_command_line_reads_what_the_conversions_write() -> None:
         2024, 5, 1, 12, tzinfo=dt.UTC
     )
     assert parse_value("decimal:2.50") == decimal.Decimal("2.50")
+
+
+def test_a_money_written_wrong_says_what_to_write() -> None:
+    with pytest.raises(ParameterError, match=r"minor unit.*Money\.of\('50\.0', 'EUR'\)") as info:
+        Money(50.0, "EUR")  # type: ignore[arg-type]
+    assert info.value.param == "amount"
+    for currency in ["eur", "EURO", "", 978]:
+        with pytest.raises(ParameterError, match="three capital letters") as bad:
+            Money(5000, currency)  # type: ignore[arg-type]
+        assert bad.value.param == "currency"
+
+
+def test_money_from_major_units_is_exact() -> None:
+    assert Money.of("49.90", "EUR") == Money(4990, "EUR")
+    assert Money.of(500, "JPY") == Money(500, "JPY")
+    assert Money.of(19.99, "USD") == Money(1999, "USD")
+    assert Money.of(decimal.Decimal("1.234"), "KWD") == Money(1234, "KWD")
+    for amount in ["49.999", "abc", "NaN"]:
+        with pytest.raises(ParameterError) as info:
+            Money.of(amount, "EUR")
+        assert info.value.param == "amount"
+
+
+def test_money_the_server_sends_is_read_whatever_its_currency() -> None:
+    body = JSON.decode(b'{"price": {"amount": 5, "currency": "eur"}}')
+    assert body == {"price": {"amount": 5, "currency": "eur"}}
+    from flexclient._transit import loads
+
+    assert loads('["~#mn",[5,"eur"]]').currency == "eur"

@@ -21,6 +21,7 @@ from typing import Any
 from transit.transit_types import Keyword, TaggedValue
 
 from flexclient import LatLng, Money
+from flexclient._decoding import money_from
 from tests.js_sdks import node_env
 
 SCRIPT = Path(__file__).parent / "js" / "transit_oracle.js"
@@ -101,7 +102,7 @@ def plain(value: Any) -> Any:
         "$map": lambda: {plain(k): plain(v) for k, v in x},
         "$kw": lambda: Keyword(x),
         "$uuid": lambda: uuid.UUID(x),
-        "$money": lambda: Money(plain(x[0]), x[1]),
+        "$money": lambda: money_from(plain(x[0]), x[1]),
         "$latlng": lambda: LatLng(*x),
         "$decimal": lambda: decimal.Decimal(x),
         "$date": lambda: EPOCH + dt.timedelta(milliseconds=x),
