@@ -12,7 +12,7 @@ import requests_mock
 from flexclient import IntegrationClient, MarketplaceClient, RetryPolicy
 from flexclient._wire import TRANSIT
 
-pytest_plugins = ["flexclient.testing.pytest_plugin"]
+
 
 MP = "https://mp.test"
 IG = "https://ig.test"

@@ -1,57 +1,12 @@
-"""pytest fixtures for testing code that uses flexclient against the fake marketplace.
+"""The pytest fixtures, under the name older `conftest.py` files use
+(`pytest_plugins = ["flexclient.testing.pytest_plugin"]`); installing flexclient registers
+them by itself (see `flexclient.pytest_plugin`)."""
 
-Enable in a `conftest.py`:
+from flexclient.pytest_plugin import (
+    demo_marketplace,
+    fake_marketplace,
+    integration_client,
+    marketplace_client,
+)
 
-    pytest_plugins = ["flexclient.testing.pytest_plugin"]
-
-Fixtures: `fake_marketplace` (a fresh, empty fake for each test), `demo_marketplace` (one fake
-with the demo data for the whole session: do not change its data), and clients bound to the
-fresh fake: `marketplace_client` and `integration_client`.
-"""
-
-from __future__ import annotations
-
-from collections.abc import Iterator
-
-import pytest
-
-from flexclient import IntegrationClient, MarketplaceClient, RetryPolicy
-from flexclient.testing._server import FakeMarketplace
-
-_NO_WAIT = RetryPolicy(sleep=lambda _: None)
-
-
-@pytest.fixture
-def fake_marketplace() -> Iterator[FakeMarketplace]:
-    """A fake marketplace with no data, served on 127.0.0.1 for one test."""
-    with FakeMarketplace() as fake:
-        yield fake
-
-
-@pytest.fixture(scope="session")
-def demo_marketplace() -> Iterator[FakeMarketplace]:
-    """A fake marketplace with the demo data, shared by the whole session."""
-    with FakeMarketplace(seed="demo") as fake:
-        yield fake
-
-
-@pytest.fixture
-def marketplace_client(fake_marketplace: FakeMarketplace) -> MarketplaceClient:
-    """A Marketplace API client of `fake_marketplace`; retries do not wait."""
-    return MarketplaceClient(
-        fake_marketplace.client_id,
-        client_secret=fake_marketplace.client_secret,
-        base_url=fake_marketplace.url,
-        retry_policy=_NO_WAIT,
-    )
-
-
-@pytest.fixture
-def integration_client(fake_marketplace: FakeMarketplace) -> IntegrationClient:
-    """An Integration API client of `fake_marketplace`; retries do not wait."""
-    return IntegrationClient(
-        fake_marketplace.client_id,
-        fake_marketplace.client_secret,
-        base_url=fake_marketplace.url,
-        retry_policy=_NO_WAIT,
-    )
+__all__ = ["demo_marketplace", "fake_marketplace", "integration_client", "marketplace_client"]
