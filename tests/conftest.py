@@ -12,8 +12,6 @@ import requests_mock
 from flexclient import IntegrationClient, MarketplaceClient, RetryPolicy
 from flexclient._wire import TRANSIT
 
-
-
 MP = "https://mp.test"
 IG = "https://ig.test"
 TRANSIT_CT = "application/transit+json;charset=UTF-8"
