@@ -1,0 +1,63 @@
+"""flexclient installed as the README says (`pip install -e`), into a fresh virtual
+environment, then a small user project outside the repository type-checked with mypy --strict
+and pyright, with nothing configured: both must find flexclient and its types.
+
+It installs from the wheels `.ci/run` downloads into `.cache/wheels` (no test touches the
+network); run .ci/run once to fetch them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+WHEELS = ROOT / ".cache" / "wheels"
+# The user's files are kept as .txt, out of the way of this repository's own checks.
+PROJECT = Path(__file__).parent / "data" / "install"
+
+
+def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "MYPY"))}
+    return subprocess.run(
+        [str(a) for a in args], cwd=cwd, capture_output=True, text=True, env=env, timeout=600
+    )
+
+
+@pytest.fixture(scope="module")
+def user_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    if not WHEELS.is_dir():
+        pytest.fail(f"no wheels in {WHEELS}: run .ci/run once, which downloads them")
+    home = tmp_path_factory.mktemp("user")
+    venv.create(home / "venv", with_pip=True)
+    python = home / "venv" / "bin" / "python"
+    offline = ["--no-index", "--find-links", str(WHEELS), "--quiet"]
+    done = run(python, "-m", "pip", "install", *offline, "-e", ROOT, "mypy", "pyright", cwd=home)
+    assert done.returncode == 0, done.stderr
+    project = home / "project"
+    project.mkdir()
+    for source in PROJECT.glob("*.py.txt"):
+        shutil.copy(source, project / source.name.removesuffix(".txt"))
+    return python, project
+
+
+def test_mypy_strict_follows_the_editable_install(user_project: tuple[Path, Path]) -> None:
+    python, project = user_project
+    ok = run(python, "-m", "mypy", "--strict", "user_project.py", cwd=project)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    wrong = run(python, "-m", "mypy", "--strict", "user_mistake.py", cwd=project)
+    assert wrong.returncode == 1 and '"ListingAttributes" has no attribute "titel"' in wrong.stdout
+
+
+def test_pyright_follows_the_editable_install(user_project: tuple[Path, Path]) -> None:
+    python, project = user_project
+    pyright = python.parent / "pyright"
+    ok = run(pyright, "--pythonpath", python, "user_project.py", cwd=project)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    wrong = run(pyright, "--pythonpath", python, "user_mistake.py", cwd=project)
+    assert wrong.returncode == 1 and 'Cannot access attribute "titel"' in wrong.stdout
