@@ -5,6 +5,15 @@
 >>> res = sdk.listings.query({"perPage": 5, "include": ["author"]})  # doctest: +SKIP
 """
 
+from flexclient._assets import (
+    AssetReferenceError,
+    AssetResource,
+    AssetSet,
+    ImageAsset,
+    ImageAssetAttributes,
+    ImageAssetVariant,
+    JsonAsset,
+)
 from flexclient._clients import IntegrationClient, MarketplaceClient
 from flexclient._deadline import DeadlineAdapter
 from flexclient._endpoint import RequestOptions, Response
@@ -59,6 +68,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ApiError",
+    "AssetReferenceError",
+    "AssetResource",
+    "AssetSet",
     "AuthError",
     "AuthInfo",
     "BadRequestError",
@@ -76,9 +88,13 @@ __all__ = [
     "FileTokenStore",
     "FlexError",
     "ForbiddenError",
+    "ImageAsset",
+    "ImageAssetAttributes",
+    "ImageAssetVariant",
     "ImageFit",
     "ImageVariant",
     "IntegrationClient",
+    "JsonAsset",
     "LatLng",
     "LatLngBounds",
     "LockingTokenStore",

@@ -9,17 +9,25 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import os
+import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from typing import ClassVar, Unpack
+from typing import Any, ClassVar, Unpack
 
+import requests
+
+from flexclient._assets import AssetRequest, AssetSet, JsonAsset, asset_request, fetch_assets
 from flexclient._client import BaseClient
+from flexclient._deadline import deadline_scope
+from flexclient._endpoint import Response
 from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
 from flexclient._errors import ParameterError
 from flexclient._events import EventFeed, PositionStore
-from flexclient._options import ClientOptions
-from flexclient._tokens import MemoryTokenStore, Token
+from flexclient._file_transfer import Offsite
+from flexclient._options import ClientOptions, Options
+from flexclient._tokens import MemoryTokenStore, Token, TokenStore
+from flexclient._transport import Timeout, Transport, check_timeout
 
 MARKETPLACE_ID_VARS = ("SHARETRIBE_SDK_CLIENT_ID", "REACT_APP_SHARETRIBE_SDK_CLIENT_ID")
 MARKETPLACE_SECRET_VAR = "SHARETRIBE_SDK_CLIENT_SECRET"
@@ -38,7 +46,44 @@ def from_env(names: tuple[str, ...], param: str) -> str:
     raise ParameterError(param, f"give it, or set the environment variable {wanted}")
 
 
-class MarketplaceClient(MarketplaceEndpoints, BaseClient):
+class _OtherHosts(BaseClient):
+    """Requests to hosts other than the API's (the asset CDN, file storage), through an
+    `Offsite` session made on first use: never the API's session, never its credentials."""
+
+    def _setup(
+        self,
+        options: Options,
+        token_store: TokenStore | None,
+        session: requests.Session | None,
+        parent: Transport | None,
+    ) -> None:
+        super()._setup(options, token_store, session, parent)
+        self._offsite_made: Offsite | None = None
+        self._offsite_lock = threading.Lock()
+
+    def _offsite(self) -> Offsite:
+        with self._offsite_lock:
+            if self._offsite_made is None:
+                self._offsite_made = Offsite(
+                    timeout=self.options.timeout,
+                    retry=self.options.retry_policy,
+                    max_response_bytes=self.options.max_response_bytes,
+                )
+            return self._offsite_made
+
+    def close(self) -> None:
+        super().close()
+        with self._offsite_lock:
+            if self._offsite_made is not None:
+                self._offsite_made.close()
+
+    def _offsite_call(self, timeout: object, deadline: object) -> tuple[Timeout | None, float]:
+        """A call's timeout (checked) and deadline, as for the API's calls."""
+        checked = check_timeout(timeout) if timeout is not None else None
+        return checked, self._deadline(deadline, checked)
+
+
+class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
     """A client of the Marketplace API, acting anonymously or as one logged-in user.
 
     >>> sdk = MarketplaceClient("CLIENT_ID")
@@ -156,8 +201,71 @@ class MarketplaceClient(MarketplaceEndpoints, BaseClient):
         memory token store of its own), sharing this one's connection pool."""
         return self.with_options(token_store=MemoryTokenStore(self.exchange_token()))
 
+    # --- the Asset Delivery API -------------------------------------------------------------
 
-class IntegrationClient(IntegrationEndpoints, BaseClient):
+    def _assets(self, request: AssetRequest, timeout: object, deadline: object) -> Response[Any]:
+        checked, seconds = self._offsite_call(timeout, deadline)
+        with deadline_scope(seconds):
+            return fetch_assets(self._offsite(), request, checked)
+
+    def _asset_request(self, **what: Any) -> AssetRequest:
+        return asset_request(self.options.asset_cdn_base_url, self.version, self.client_id, **what)
+
+    def asset_by_alias(
+        self,
+        path: str,
+        alias: str = "latest",
+        *,
+        timeout: Timeout | None = None,
+        deadline: float | None = None,
+    ) -> Response[JsonAsset]:
+        """One asset of the marketplace by a version alias (`"latest"`, the only one today).
+
+        >>> res = sdk.asset_by_alias("content/translations.json")  # doctest: +SKIP
+        >>> res.data.version, res.data.data  # doctest: +SKIP
+
+        `data` is a `JsonAsset`: `.data` as sent, `.version` (of the asset tree), `.resolved()`
+        (references to included assets put in place). See docs/assets.md.
+        """
+        return self._assets(self._asset_request(alias=alias, path=path), timeout, deadline)
+
+    def asset_by_version(
+        self,
+        path: str,
+        version: str,
+        *,
+        timeout: Timeout | None = None,
+        deadline: float | None = None,
+    ) -> Response[JsonAsset]:
+        """One asset of the marketplace from an asset tree `version` (as an answer's
+        `.version` gave it), which never changes."""
+        return self._assets(self._asset_request(version=version, path=path), timeout, deadline)
+
+    def assets_by_alias(
+        self,
+        paths: Sequence[str],
+        alias: str = "latest",
+        *,
+        timeout: Timeout | None = None,
+        deadline: float | None = None,
+    ) -> Response[AssetSet]:
+        """Several assets in one request, all from the version the alias names; `data` is
+        an `AssetSet` (a mapping of path to `JsonAsset`)."""
+        return self._assets(self._asset_request(alias=alias, paths=paths), timeout, deadline)
+
+    def assets_by_version(
+        self,
+        paths: Sequence[str],
+        version: str,
+        *,
+        timeout: Timeout | None = None,
+        deadline: float | None = None,
+    ) -> Response[AssetSet]:
+        """Several assets in one request from an asset tree `version`."""
+        return self._assets(self._asset_request(version=version, paths=paths), timeout, deadline)
+
+
+class IntegrationClient(IntegrationEndpoints, _OtherHosts):
     """A client of the Integration API (server side, full access to the marketplace).
 
     >>> integ = IntegrationClient("CLIENT_ID", "CLIENT_SECRET")

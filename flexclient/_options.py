@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import requests
 
+from flexclient._assets import ASSET_CDN_BASE_URL
 from flexclient._errors import ParameterError
 from flexclient._limits import PresetName, RateLimits
 from flexclient._tokens import TokenStore
@@ -45,6 +46,7 @@ class ClientOptions(TypedDict, total=False):
     max_response_bytes: int
     rate_limits: PresetName | RateLimits | None
     max_connections: int | None
+    asset_cdn_base_url: str
 
 
 # The keywords that are not settings of their own (see the module docstring).
@@ -71,6 +73,8 @@ class Options:
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
     rate_limits: RateLimits | None = None
     max_connections: int | None = None
+    asset_cdn_base_url: str = ASSET_CDN_BASE_URL
+    """The Asset Delivery API's host (Marketplace client): `https://cdn.st-api.com`."""
 
     def changed(self, given: ClientOptions) -> Options:
         """These options with the settings in `given` changed, every one of them checked;
@@ -101,6 +105,17 @@ class Options:
                 f"credentials are only sent over HTTPS (or plain http to a loopback address), "
                 f"not to {parts.scheme}://{parts.hostname}",
             )
+        cdn = self.asset_cdn_base_url
+        cdn_parts = urlsplit(cdn) if isinstance(cdn, str) else None
+        if cdn_parts is None or cdn_parts.scheme not in ("http", "https") or not cdn_parts.hostname:
+            raise ParameterError("asset_cdn_base_url", f"not an http(s) URL: {cdn!r}")
+        if not is_credential_safe(cdn) or cdn_parts.username or cdn_parts.password:
+            # No credential goes there, but assets are configuration: only over HTTPS.
+            raise ParameterError(
+                "asset_cdn_base_url",
+                "assets are fetched over HTTPS only (plain http only from a loopback address), "
+                "without a user name or password in the URL",
+            )
         if self.wire_format not in get_args(WireFormatName):
             raise ParameterError(
                 "wire_format", f"must be 'transit' or 'json', not {self.wire_format!r}"
@@ -125,6 +140,7 @@ class Options:
         return dataclasses.replace(
             self,
             base_url=url,
+            asset_cdn_base_url=cdn.rstrip("/"),
             timeout=check_timeout(self.timeout),
             deadline=None if self.deadline is None else check_deadline(self.deadline),
             rate_limits=limits,

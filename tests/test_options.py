@@ -34,6 +34,7 @@ EVERY_SETTING: dict[str, Any] = {
     "max_response_bytes": 12345,
     "rate_limits": RateLimits(queries=Bucket(5, 1, 1.0, 5), commands=Bucket(2, 1, 1.0, 2)),
     "max_connections": 3,
+    "asset_cdn_base_url": "https://cdn.test",
 }
 
 
