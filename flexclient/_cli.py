@@ -13,7 +13,9 @@ import argparse
 import getpass
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,10 +32,17 @@ from flexclient._clients import (
     from_env,
 )
 from flexclient._endpoint import BoundCommand, BoundQuery, Group
+from flexclient._environment import (
+    INTEGRATION_BASE_URL_VAR,
+    MARKETPLACE_BASE_URL_VARS,
+    base_url_from_env,
+)
 from flexclient._errors import ApiError, FlexError
+from flexclient._suggest import did_you_mean, endpoint_names
 from flexclient._tokens import FileTokenStore
 from flexclient._values import KINDS, display, jsonable, parse
 from flexclient.models import Envelope, Resource
+from flexclient.models._display import LABELS
 
 
 class UsageError(Exception):
@@ -98,12 +107,23 @@ def envelope_json(envelope: Envelope[Any]) -> str:
     return json.dumps(jsonable(body), indent=2, ensure_ascii=False)
 
 
-def table(rows: list[dict[str, Any]], columns: Sequence[str] | None) -> str:
+def table(
+    rows: list[dict[str, Any]], columns: Sequence[str] | None, related: Sequence[str] = ()
+) -> str:
+    """Rows as aligned text columns: the given ones, or the first attributes and, for each
+    relationship in `related`, the words that name it (`author.profile.display_name`)."""
     if not rows:
         return "(no resources)"
     if not columns:
-        keys = [k for k in rows[0] if not isinstance(rows[0][k], dict | list)]
-        columns = keys[:8]
+        names = [f"{rel}.{label}" for rel in related for label in LABELS]
+        shown = [n for n in names if any(r.get(n) for r in rows)]
+        keys = [
+            k
+            for k in rows[0]
+            if not isinstance(rows[0][k], dict | list)
+            and not any(k.startswith(f"{rel}.") for rel in related)
+        ]
+        columns = keys[: max(4, 8 - len(shown))] + shown
     cells = [[display(r.get(c)) for c in columns] for r in rows]
     widths = [min(40, max(len(c), *(len(row[i]) for row in cells))) for i, c in enumerate(columns)]
     line = "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))
@@ -132,7 +152,8 @@ def make_client(args: argparse.Namespace, integration: bool) -> Iterator[BaseCli
                     fake.client_id, client_secret=fake.client_secret, base_url=fake.url
                 )
         return
-    options: dict[str, Any] = {"base_url": args.base_url} if args.base_url else {}
+    base_url = args.base_url or base_url_from_env(integration)
+    options: dict[str, Any] = {"base_url": base_url} if base_url else {}
     if integration:
         # Client credentials: fetched when needed, nothing worth keeping between runs.
         client_id = args.client_id or from_env((INTEGRATION_ID_VAR,), "--client-id")
@@ -152,20 +173,31 @@ def cmd_call(args: argparse.Namespace) -> int:
         method = getattr(group, action, None) if isinstance(group, Group) else None
         if not isinstance(method, BoundQuery | BoundCommand):
             api = "Integration" if args.integration else "Marketplace"
-            raise UsageError(f"the {api} API has no endpoint {args.endpoint!r}")
+            hint = did_you_mean(args.endpoint, endpoint_names(client))
+            raise UsageError(f"the {api} API has no endpoint {args.endpoint!r}{hint}")
         params = parse_pairs(args.params)
         if isinstance(method, BoundCommand):
-            query = parse_pairs(args.query)
+            # Keys typed at a shell are checked by the API, as untyped Python code's are.
+            query: Any = parse_pairs(args.query)
             if args.expand:
                 query["expand"] = True
             res = method(params, query)
         else:
             res = method({**params, **parse_pairs(args.query)})
         if args.output == "table":
-            print(table(res.data.to_records(args.include_related or ()), args.columns))
+            related = args.include_related or _included(params.get("include"))
+            print(table(res.data.to_records(related), args.columns, related))
         else:
             print(envelope_json(res.data))
     return 0
+
+
+def _included(include: object) -> list[str]:
+    """The relationships an `include=` value names at the top level, once each."""
+    paths = include.split(",") if isinstance(include, str) else include
+    if not isinstance(paths, list | tuple):
+        return []
+    return list(dict.fromkeys(str(p).split(".")[0] for p in paths if p))
 
 
 def cmd_login(args: argparse.Namespace) -> int:
@@ -193,6 +225,35 @@ def cmd_tail(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_fake_serve(args: argparse.Namespace) -> int:
+    """Serve the fake marketplace until Ctrl-C, printing the variables that point the
+    command line (and `MarketplaceClient()`, `IntegrationClient()`) at it."""
+    from flexclient.testing import DEMO_USERS, FakeMarketplace
+
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    with FakeMarketplace(port=args.port, seed=None if args.empty else "demo") as fake:
+        exports = [
+            f"export {MARKETPLACE_BASE_URL_VARS[0]}={fake.url}",
+            f"export {MARKETPLACE_ID_VARS[0]}={fake.client_id}",
+            f"export {MARKETPLACE_SECRET_VAR}={fake.client_secret}",
+            f"export {INTEGRATION_BASE_URL_VAR}={fake.url}",
+            f"export {INTEGRATION_ID_VAR}={fake.client_id}",
+            f"export {INTEGRATION_SECRET_VAR}={fake.client_secret}",
+        ]
+        if args.env_file:
+            Path(args.env_file).write_text("\n".join(exports) + "\n", encoding="utf-8")
+        print(f"# The fake marketplace is at {fake.url} until Ctrl-C. In another shell:")
+        print("\n".join(exports))
+        if not args.empty:
+            print("# Demo users: " + ", ".join(f"{u[0]} / {u[1]}" for u in DEMO_USERS))
+        print("", flush=True)
+        while not stop.wait(0.2):
+            pass
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from flexclient._demo import run
 
@@ -212,7 +273,11 @@ def parser() -> argparse.ArgumentParser:
         help="default: $SHARETRIBE_SDK_CLIENT_SECRET; with --integration "
         "$FLEX_INTEGRATION_CLIENT_SECRET",
     )
-    top.add_argument("--base-url", help="the API host (default: the real one)")
+    top.add_argument(
+        "--base-url",
+        help="the API host (default: $SHARETRIBE_SDK_BASE_URL, with --integration "
+        "$FLEX_INTEGRATION_BASE_URL, else the real one)",
+    )
     top.add_argument("--token-file", help="where `login` keeps the token (default in ~/.config)")
     top.add_argument("--fake", action="store_true", help="use the built-in fake marketplace")
     commands = top.add_subparsers(dest="command", required=True)
@@ -247,6 +312,15 @@ def parser() -> argparse.ArgumentParser:
     tail.add_argument("--types", help="event types, comma-separated")
     tail.add_argument("--once", action="store_true", help="stop when caught up")
     tail.set_defaults(run=cmd_tail)
+
+    fake = commands.add_parser("fake", help="the built-in fake marketplace")
+    serve = fake.add_subparsers(dest="fake_command", required=True).add_parser(
+        "serve", help="serve it until Ctrl-C and print the variables that point here at it"
+    )
+    serve.add_argument("--port", type=int, default=8765, help="port (0 picks a free one)")
+    serve.add_argument("--empty", action="store_true", help="no demo data")
+    serve.add_argument("--env-file", help="also write the export lines to this file")
+    serve.set_defaults(run=cmd_fake_serve)
 
     demo = commands.add_parser("demo", help="a tour of flexclient against the fake marketplace")
     demo.set_defaults(run=cmd_demo)

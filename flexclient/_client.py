@@ -19,14 +19,14 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
-from typing import Any, ClassVar, Self, Unpack
+from typing import TYPE_CHECKING, Any, ClassVar, Self, Unpack
 from urllib.parse import urlencode
 
 import requests
 
 from flexclient._deadline import deadline_scope
 from flexclient._decoding import read_envelope
-from flexclient._endpoint import Endpoint, ListQuery, RequestOptions, Response
+from flexclient._endpoint import Endpoint, GroupSlot, ListQuery, RequestOptions, Response
 from flexclient._errors import (
     ApiError,
     AuthError,
@@ -39,6 +39,7 @@ from flexclient._limits import Limiter
 from flexclient._multipart import multipart_factory, upload_bar
 from flexclient._options import ClientOptions, Options
 from flexclient._query import write_query
+from flexclient._suggest import did_you_mean, vars_of
 from flexclient._tokens import AuthInfo, MemoryTokenStore, Token, TokenStore, store_lock
 from flexclient._transport import (
     UPLOAD_TIMEOUT,
@@ -234,6 +235,16 @@ class BaseClient(ABC):
         if store is self.token_store:
             derived._token_lock = self._token_lock  # one refresh at a time for both
         return derived
+
+    if not TYPE_CHECKING:  # for type checkers, a misspelled group stays an error
+
+        def __getattr__(self, name: str) -> Any:
+            # Only for names the client does not have: say which group was meant.
+            if name.startswith("_"):
+                raise AttributeError(name)
+            groups = [n for n, v in vars_of(type(self)).items() if isinstance(v, GroupSlot)]
+            hint = did_you_mean(name, groups)
+            raise AttributeError(f"{type(self).__name__} has no endpoint group {name!r}{hint}")
 
     def close(self) -> None:
         """Close the connection pool, if this client made it (never a `session=` of yours,

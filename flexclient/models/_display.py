@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from flexclient.models._resource import Resource
 
 Record = dict[str, Any]
-_LABELS = ("title", "name", "profile.display_name", "event_type", "content", "code")
+LABELS = ("title", "name", "profile.display_name", "event_type", "content", "code")
 _HTML_ROWS = 50
 
 
@@ -72,7 +72,7 @@ def dataframe(records: list[Record]) -> Any:
 def label(resource: Resource) -> str:
     """A few words that name a resource: its title, name, display name, ..."""
     flat = record(resource)
-    for key in _LABELS:
+    for key in LABELS:
         value = flat.get(key)
         if isinstance(value, str) and value:
             return value if len(value) <= 40 else value[:39] + "…"

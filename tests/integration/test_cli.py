@@ -108,7 +108,15 @@ def test_events_tail(
 ) -> None:
     user = fake_marketplace.add_user("t@example.com", "t-password")
     run(
-        [*cli, "call", "--integration", "listings.create", "title=A", f"authorId=uuid:{user}"],
+        [
+            *cli,
+            "call",
+            "--integration",
+            "listings.create",
+            "title=A",
+            "state=published",
+            f"authorId=uuid:{user}",
+        ],
         capsys,
     )
     code, out, _ = run([*cli, "events", "tail", "--once"], capsys)

@@ -1,0 +1,41 @@
+"""'Did you mean ...?' for misspelled names: endpoint groups, endpoints, parameter keys."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """A hint naming the closest known names, or "" when none is close.
+
+    >>> did_you_mean("listing.query", ["listings.query", "users.show"])
+    "; did you mean 'listings.query'?"
+    """
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(repr(c) for c in close) + "?"
+
+
+def endpoint_names(client: object) -> list[str]:
+    """Every `group.endpoint` of a client, as the command line names them."""
+    from flexclient._endpoint import Endpoint, GroupSlot
+
+    names: list[str] = []
+    for group_name, slot in vars_of(type(client)).items():
+        if isinstance(slot, GroupSlot):
+            names += [
+                f"{group_name}.{name}"
+                for name, value in vars_of(slot.cls).items()
+                if isinstance(value, Endpoint)
+            ]
+    return names
+
+
+def vars_of(cls: type) -> dict[str, object]:
+    """A class's attributes, its bases' included (the nearest definition wins)."""
+    found: dict[str, object] = {}
+    for klass in reversed(cls.__mro__):
+        found.update(vars(klass))
+    return found
