@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from flexclient import Money
-from flexclient.models import Listing
+from flexclient.models import Listing, Meta
 from flexclient.models._envelope import Envelope, build_envelope
 from tests import sample
 
@@ -53,6 +53,15 @@ def test_short_reprs() -> None:
     printer = Printer()
     env._repr_pretty_(printer, False)
     assert printer.out == repr(env)
+    assert str(listing) == repr(listing)  # print() is as short
+
+
+def test_empty_envelopes_read_naturally() -> None:
+    empty = Envelope(data=[], meta=Meta(totalItems=0, totalPages=0, page=1, perPage=10))
+    assert repr(empty) == "<Envelope: no resources>"
+    past_the_end = Envelope(data=[], meta=Meta(totalItems=12, totalPages=2, page=3, perPage=10))
+    assert repr(past_the_end) == "<Envelope: no resources here, 12 in all, page 3/2>"
+    assert repr(Envelope(data=None, meta=Meta())) == "<Envelope: no resources>"
 
 
 def test_html_is_escaped_and_complete() -> None:

@@ -83,14 +83,21 @@ class Envelope(BaseModel, Generic[D]):
 
     def _summary(self) -> str:
         found = self.resources()
-        kinds = sorted({type(r).__name__ for r in found}) or ["no resource"]
-        text = f"{len(found)} {'/'.join(kinds)}"
         m = self.meta
-        if m.total_items is not None:
-            text += f" of {m.total_items}"
-        if m.page is not None and m.total_pages is not None:
+        if not found:
+            text = "no resources"
+            if m.total_items:
+                text += f" here, {m.total_items} in all"
+        else:
+            kinds = "/".join(sorted({type(r).__name__ for r in found}))
+            text = f"{len(found)} {kinds}"
+            if m.total_items is not None:
+                text += f" of {m.total_items}"
+        if m.page is not None and m.total_pages:
             text += f", page {m.page}/{m.total_pages}"
-        return text + f", {len(self.included)} included"
+        if self.included:
+            text += f", {len(self.included)} included"
+        return text
 
     def __repr__(self) -> str:
         return f"<Envelope: {self._summary()}>"
