@@ -11,7 +11,30 @@ from pydantic import ValidationError
 
 from flexclient import LatLng, MarketplaceClient, Money, Resource
 from flexclient._wire import FORMATS, WireFormatName
-from flexclient.models import Event, Image, Listing, OwnListing, Transaction, User, resource_from
+from flexclient.models import (
+    Asset,
+    Event,
+    File,
+    FileAttachment,
+    FileDownload,
+    FileUpload,
+    Image,
+    Listing,
+    OwnFile,
+    OwnFileDownload,
+    OwnListing,
+    PasswordReset,
+    PermissionSet,
+    StripeAccount,
+    StripeAccountLink,
+    StripeCustomer,
+    StripePaymentMethod,
+    StripePerson,
+    StripeSetupIntent,
+    Transaction,
+    User,
+    resource_from,
+)
 from flexclient.models._envelope import Envelope, build_envelope
 from tests import sample
 from tests.conftest import MP, NO_WAIT
@@ -106,6 +129,14 @@ def test_show_response_data_is_one_resource() -> None:
 def test_command_without_expand_has_empty_attributes(attributes: dict[str, None]) -> None:
     env = build_envelope({"data": {"id": str(sample.LISTING), "type": "listing", **attributes}})
     assert isinstance(env.data, Listing) and env.data.attributes.title is None
+    assert env.data.has_attributes is False
+    assert env.data.attributes.public_data is None and env.data.attributes.model_extra == {}
+
+
+def test_attributes_sent_even_empty_are_told_apart_from_none_sent() -> None:
+    env = build_envelope({"data": {"id": str(sample.LISTING), "type": "listing", "attributes": {}}})
+    assert isinstance(env.data, Listing) and env.data.has_attributes is True
+    assert resource_from({"id": str(sample.LISTING), "type": "listing"}).has_attributes is False
 
 
 def test_transaction_line_items() -> None:
@@ -231,3 +262,44 @@ def test_every_typed_resource_can_be_built_without_attributes() -> None:
     for rtype, cls in _REGISTRY.items():
         made = cls.model_validate({"id": str(sample.LISTING), "type": rtype})
         assert type(made) is cls and made.attributes.model_dump(exclude_unset=True) == {}
+
+
+NEWER_TYPES = {
+    "stripeAccount": (StripeAccount, {"stripeAccountId": "acct_1", "stripeAccountData": {"x": 1}}),
+    "stripeAccountLink": (StripeAccountLink, {"url": "https://s.test", "expiresAt": "~when"}),
+    "stripePerson": (StripePerson, {"stripePersonId": "person_1"}),
+    "stripeSetupIntent": (StripeSetupIntent, {"stripeSetupIntentId": "seti", "clientSecret": "c"}),
+    "stripeCustomer": (StripeCustomer, {"stripeCustomerId": "cus_1"}),
+    "stripePaymentMethod": (StripePaymentMethod, {"type": "stripe-payment-method/card"}),
+    "file": (File, {"name": "a.pdf", "mimeType": "application/pdf", "size": 3, "state": "x"}),
+    "ownFile": (OwnFile, {"name": "a.pdf", "size": 3, "stateUpdatedAt": "~when"}),
+    "fileAttachment": (FileAttachment, {"scope": "public", "deleted": False}),
+    "fileUpload": (FileUpload, {"fileId": "~id", "method": "PUT", "headers": {"A": "b"}}),
+    "fileDownload": (FileDownload, {"fileId": "~id", "url": "https://d.test"}),
+    "ownFileDownload": (OwnFileDownload, {"fileId": "~id", "expiresAt": "~when"}),
+    "asset": (Asset, {"assetPath": "/content/pages/about.json"}),
+    "permissionSet": (PermissionSet, {"postListings": "permission/deny"}),
+    "passwordReset": (PasswordReset, {}),
+}
+
+
+def _filled(value: object) -> object:
+    if value == "~when":
+        return sample.CREATED
+    if value == "~id":
+        return sample.USER
+    if isinstance(value, dict):
+        return {k: _filled(v) for k, v in value.items()}
+    return value
+
+
+@pytest.mark.parametrize("wire", ["transit", "json"])
+@pytest.mark.parametrize("rtype", sorted(NEWER_TYPES))
+def test_newer_resource_types_have_typed_models(rtype: str, wire: WireFormatName) -> None:
+    cls, attributes = NEWER_TYPES[rtype]
+    raw = {"data": {"id": sample.LISTING, "type": rtype, "attributes": _filled(attributes)}}
+    res = build_envelope(FORMATS[wire].decode(sample.encoded(raw, wire))).data
+    assert type(res) is cls and res.has_attributes
+    dumped = res.attributes.model_dump(by_alias=True, exclude_unset=True)
+    assert dumped == _filled(attributes)
+    assert res.attributes.model_extra == {}  # every attribute sent is a typed one

@@ -5,13 +5,28 @@ from __future__ import annotations
 import copy
 import pickle
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from flexclient import RelationshipNotIncludedError, RelationshipTypeError
-from flexclient.models import Image, Listing, Ref, User
+from flexclient import ParameterError, RelationshipNotIncludedError, RelationshipTypeError
+from flexclient.models import (
+    CurrentUser,
+    Image,
+    Listing,
+    Message,
+    OwnListing,
+    Ref,
+    Resource,
+    ToMany,
+    ToOne,
+    ToOneOrNone,
+    Transaction,
+    User,
+)
 from flexclient.models._envelope import build_envelope
+from flexclient.models._resource import registered_models
 from tests import sample
 
 
@@ -88,8 +103,8 @@ def test_cycles_resolve_without_recursion() -> None:
     assert isinstance(again[0], Listing) and again[0].author.id == sample.USER
     assert again[0] is first  # the same resource, reached through the cycle
     with pytest.raises(RelationshipNotIncludedError) as info:
-        again[0].related("nothing")
-    assert info.value.include_path == "nothing"  # the shortest include path to it
+        again[0].related("marketplace")
+    assert info.value.include_path == "marketplace"  # the shortest include path to it
 
 
 def test_resolution_is_shared_and_cached() -> None:
@@ -120,8 +135,8 @@ def test_copies_and_pickles_keep_relationships() -> None:
         assert clone.author.id == sample.USER and clone.author is not first.author
         assert clone.author.related("listings") == [clone]  # the cycle comes back to the clone
         with pytest.raises(RelationshipNotIncludedError) as info:
-            _ = clone.author.profile_image.related("nothing")  # type: ignore[union-attr]
-        assert info.value.include_path == "author.profileImage.nothing"
+            _ = clone.author.marketplace
+        assert info.value.include_path == "author.marketplace"
 
 
 def test_a_resource_built_by_hand_has_no_relationships_resolved() -> None:
@@ -131,3 +146,126 @@ def test_a_resource_built_by_hand_has_no_relationships_resolved() -> None:
     with pytest.raises(RelationshipNotIncludedError) as info:
         _ = listing.author
     assert info.value.include_path == "author"
+
+
+def test_a_name_the_model_does_not_have_is_a_parameter_error_listing_its_names() -> None:
+    first = listings()[0]
+    reads: list[Callable[[], object]] = [
+        lambda: first.related("auhtor"),
+        lambda: first._required("auhtor", User),
+    ]
+    for read in reads:
+        with pytest.raises(ParameterError) as info:
+            read()
+        assert info.value.param == "name"
+        message = str(info.value)
+        assert "'auhtor'" in message and "'listing'" in message
+        assert "author, currentStock, images, marketplace" in message
+        assert "include" not in message  # not the advice for a relationship left out
+
+
+def test_a_model_without_relationships_says_it_has_none() -> None:
+    image = listings()[0].images[0]
+    with pytest.raises(ParameterError, match=r"'variants'.*it has none"):
+        image.related("variants")
+
+
+def test_a_relationship_sent_but_not_declared_resolves_and_is_listed() -> None:
+    body = sample.page()
+    body["data"][0]["relationships"]["futureThing"] = {"data": None}
+    first = listings(body)[0]
+    assert first.related("futureThing") is None
+    with pytest.raises(ParameterError, match="currentStock, futureThing, images"):
+        first.related("nope")
+
+
+def test_a_type_without_a_model_keeps_the_include_advice() -> None:
+    body = {"data": {"id": str(sample.LISTING), "type": "brandNewType", "relationships": {}}}
+    thing = build_envelope(body).data
+    assert type(thing) is Resource
+    with pytest.raises(RelationshipNotIncludedError) as info:
+        thing.related("anything")
+    assert info.value.include_path == "anything"
+
+
+def test_declared_relationships_are_the_models_data() -> None:
+    assert Listing.relationship_names == frozenset(
+        {"author", "images", "currentStock", "marketplace"}
+    )
+    assert OwnListing.relationship_names == Listing.relationship_names | {
+        "protectedFileAttachments"
+    }
+    assert Image.relationship_names == frozenset()
+    assert Resource.relationship_names is None
+    assert isinstance(Listing.author, ToOne) and Listing.author.model() is User
+    assert isinstance(Transaction.booking, ToOneOrNone)
+    assert isinstance(Transaction.messages, ToMany) and Transaction.messages.model() is Message
+    # Every model's declared relationships name a model that exists (forward references too).
+    for cls in registered_models():
+        for klass in cls.__mro__:
+            for relation in vars(klass).values():
+                if isinstance(relation, ToOne | ToOneOrNone | ToMany):
+                    assert issubclass(relation.model(), Resource), relation
+
+
+def ref(id_: uuid.UUID, type_: str) -> dict[str, Any]:
+    return {"data": {"id": str(id_), "type": type_}}
+
+
+def test_relationships_of_the_newer_models_resolve() -> None:
+    me, customer, method, account, perms, attachment, file = (uuid.UUID(int=n) for n in range(1, 8))
+    body: dict[str, Any] = {
+        "data": {
+            "id": str(me),
+            "type": "currentUser",
+            "attributes": {"email": "a@b.test"},
+            "relationships": {
+                "stripeCustomer": ref(customer, "stripeCustomer"),
+                "stripeAccount": ref(account, "stripeAccount"),
+                "effectivePermissionSet": ref(perms, "permissionSet"),
+                "privateFileAttachments": {"data": [ref(attachment, "fileAttachment")["data"]]},
+            },
+        },
+        "included": [
+            {
+                "id": str(customer),
+                "type": "stripeCustomer",
+                "attributes": {"stripeCustomerId": "cus_1"},
+                "relationships": {"defaultPaymentMethod": ref(method, "stripePaymentMethod")},
+            },
+            {
+                "id": str(method),
+                "type": "stripePaymentMethod",
+                "attributes": {
+                    "type": "stripe-payment-method/card",
+                    "stripePaymentMethodId": "pm_1",
+                    "card": {
+                        "brand": "visa",
+                        "last4Digits": "4242",
+                        "expirationMonth": 7,
+                        "expirationYear": 2030,
+                    },
+                },
+            },
+            {"id": str(account), "type": "stripeAccount", "attributes": {"stripeAccountId": "a"}},
+            {"id": str(perms), "type": "permissionSet", "attributes": {"read": "permission/allow"}},
+            {
+                "id": str(attachment),
+                "type": "fileAttachment",
+                "attributes": {"scope": "private", "deleted": False},
+                "relationships": {"file": ref(file, "file"), "message": {"data": None}},
+            },
+            {"id": str(file), "type": "file", "attributes": {"name": "a.pdf", "size": 3}},
+        ],
+    }
+    user = build_envelope(body).data
+    assert isinstance(user, CurrentUser)
+    assert user.stripe_customer is not None
+    card = user.stripe_customer.default_payment_method
+    assert card is not None and card.attributes.card is not None
+    assert card.attributes.card.last4_digits == "4242" and card.attributes.card.brand == "visa"
+    assert user.stripe_account is not None and user.stripe_account.attributes.stripe_account_id
+    assert user.effective_permission_set.attributes.read == "permission/allow"
+    [attached] = user.private_file_attachments
+    assert attached.attributes.scope == "private" and attached.message is None
+    assert attached.file.attributes.name == "a.pdf" and attached.file.id == file

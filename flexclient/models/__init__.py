@@ -1,6 +1,7 @@
 """Response models: the envelope, the generic resource, and one typed model per resource type."""
 
 from flexclient.models._envelope import Envelope, Meta
+from flexclient.models._relations import ToMany, ToOne, ToOneOrNone
 from flexclient.models._resource import (
     Attributes,
     Ref,
@@ -9,6 +10,7 @@ from flexclient.models._resource import (
     WireModel,
     resource_from,
 )
+from flexclient.models.assets import Asset, AssetAttributes
 from flexclient.models.availability import (
     AvailabilityException,
     AvailabilityExceptionAttributes,
@@ -16,6 +18,19 @@ from flexclient.models.availability import (
     TimeSlotAttributes,
 )
 from flexclient.models.events import AuditData, Event, EventAttributes
+from flexclient.models.files import (
+    File,
+    FileAttachment,
+    FileAttachmentAttributes,
+    FileAttributes,
+    FileDownload,
+    FileDownloadAttributes,
+    FileUpload,
+    FileUploadAttributes,
+    OwnFile,
+    OwnFileAttributes,
+    OwnFileDownload,
+)
 from flexclient.models.images import Image, ImageAttributes, ImageVariant
 from flexclient.models.listings import Listing, ListingAttributes, OwnListing
 from flexclient.models.marketplace import Marketplace, MarketplaceAttributes
@@ -28,6 +43,21 @@ from flexclient.models.stock import (
     StockAttributes,
     StockReservation,
     StockReservationAttributes,
+)
+from flexclient.models.stripe import (
+    StripeAccount,
+    StripeAccountAttributes,
+    StripeAccountLink,
+    StripeAccountLinkAttributes,
+    StripeCard,
+    StripeCustomer,
+    StripeCustomerAttributes,
+    StripePaymentMethod,
+    StripePaymentMethodAttributes,
+    StripePerson,
+    StripePersonAttributes,
+    StripeSetupIntent,
+    StripeSetupIntentAttributes,
 )
 from flexclient.models.transactions import (
     Booking,
@@ -42,12 +72,17 @@ from flexclient.models.transactions import (
 from flexclient.models.users import (
     CurrentUser,
     CurrentUserAttributes,
+    PasswordReset,
+    PermissionSet,
+    PermissionSetAttributes,
     User,
     UserAttributes,
     UserProfile,
 )
 
 __all__ = [
+    "Asset",
+    "AssetAttributes",
     "Attributes",
     "AuditData",
     "AvailabilityException",
@@ -59,6 +94,14 @@ __all__ = [
     "Envelope",
     "Event",
     "EventAttributes",
+    "File",
+    "FileAttachment",
+    "FileAttachmentAttributes",
+    "FileAttributes",
+    "FileDownload",
+    "FileDownloadAttributes",
+    "FileUpload",
+    "FileUploadAttributes",
     "Image",
     "ImageAttributes",
     "ImageVariant",
@@ -70,7 +113,13 @@ __all__ = [
     "Message",
     "MessageAttributes",
     "Meta",
+    "OwnFile",
+    "OwnFileAttributes",
+    "OwnFileDownload",
     "OwnListing",
+    "PasswordReset",
+    "PermissionSet",
+    "PermissionSetAttributes",
     "ProcessTransition",
     "ProcessTransitionAttributes",
     "Ref",
@@ -84,8 +133,24 @@ __all__ = [
     "StockAttributes",
     "StockReservation",
     "StockReservationAttributes",
+    "StripeAccount",
+    "StripeAccountAttributes",
+    "StripeAccountLink",
+    "StripeAccountLinkAttributes",
+    "StripeCard",
+    "StripeCustomer",
+    "StripeCustomerAttributes",
+    "StripePaymentMethod",
+    "StripePaymentMethodAttributes",
+    "StripePerson",
+    "StripePersonAttributes",
+    "StripeSetupIntent",
+    "StripeSetupIntentAttributes",
     "TimeSlot",
     "TimeSlotAttributes",
+    "ToMany",
+    "ToOne",
+    "ToOneOrNone",
     "Transaction",
     "TransactionAttributes",
     "TransactionTransition",

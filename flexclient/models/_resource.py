@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from flexclient._errors import RelationshipNotIncludedError, RelationshipTypeError
+from flexclient._errors import ParameterError, RelationshipNotIncludedError, RelationshipTypeError
 from flexclient.models._display import html_fields, record, short_repr
+from flexclient.models._relations import Relation
 
 # Attributes and nested values: snake_case in Python, the API's camelCase on the wire;
 # attributes this version does not know are kept under their wire names.
@@ -79,15 +80,20 @@ _REGISTRY: dict[str, builtins.type[Resource]] = {}
 class Resource(BaseModel):
     """A resource of any type: `id`, `type`, `attributes`, `relationships`.
 
-    Typed subclasses (`Listing`, `User`, ...) add typed attributes and relationship
-    properties; `related(name)` resolves any relationship by its wire name.
+    Typed subclasses (`Listing`, `User`, ...) add typed attributes and relationships
+    (`ToOne`, `ToOneOrNone`, `ToMany`); `related(name)` resolves any relationship by its wire
+    name. `has_attributes` is False for the bare `{id, type}` a command answers without
+    `expand=true` (its attributes are then all None or empty).
 
     >>> listing.related("author").attributes.profile.display_name  # doctest: +SKIP
     'Jane D'
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", ignored_types=(Relation,))
     resource_type: ClassVar[str | None] = None
+    # The wire names of the relationships a typed model declares (None: a resource of a type
+    # this client has no model for, whose relationships are not known in advance).
+    relationship_names: ClassVar[frozenset[str] | None] = None
     # Set by `attach` when the response is read: the shortest include path to this resource,
     # and its relationships resolved against `included`. Slots rather than pydantic private
     # attributes, which cost a Python call per resource while a response is validated.
@@ -103,6 +109,14 @@ class Resource(BaseModel):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        declared = {
+            value.name
+            for klass in cls.__mro__
+            for value in vars(klass).values()
+            if isinstance(value, Relation)
+        }
+        if declared or cls.resource_type is not None:
+            cls.relationship_names = frozenset(declared)
         rtype = cls.__dict__.get("resource_type")
         if rtype is not None:
             _REGISTRY[rtype] = cls
@@ -136,6 +150,9 @@ class Resource(BaseModel):
     def __repr__(self) -> str:
         return short_repr(self)
 
+    # print() shows the same short form, not pydantic's every field.
+    __str__ = __repr__
+
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         p.text(repr(self))
 
@@ -155,16 +172,24 @@ class Resource(BaseModel):
         """This resource's `{id, type}` reference."""
         return Ref(id=self.id, type=self.type)
 
+    @property
+    def has_attributes(self) -> bool:
+        """False when the API sent only `id` and `type`: the answer of a command called
+        without `{"expand": True}`. Its attributes are then all None (lists and maps empty)."""
+        return "attributes" in self.model_fields_set
+
     def related(self, name: str) -> Resource | list[Resource] | None:
         """The resource(s) of the relationship `name` (its wire name, e.g. `"profileImage"`).
 
         A to-one relationship gives a resource or None, a to-many one a list. Raises
         `RelationshipNotIncludedError`, naming the include path to add, when the response
-        did not include it.
+        did not include it, and `ParameterError` when the model has no relationship of that
+        name (the message lists those it has).
         """
         links = getattr(self, "_resolved", None)  # None: not read from a response
         resolved: Any = _ABSENT if links is None else links.get(name, _ABSENT)
         if resolved is _ABSENT:
+            self._check_relationship_name(name)
             raise RelationshipNotIncludedError(self._include_path(name))
         missing = resolved if isinstance(resolved, _Missing) else None
         if isinstance(resolved, list):
@@ -179,6 +204,15 @@ class Resource(BaseModel):
             raise RelationshipNotIncludedError(self._include_path(name), detail)
         found: Resource | list[Resource] | None = resolved
         return found
+
+    def _check_relationship_name(self, name: str) -> None:
+        """A ParameterError unless the model declares `name` or the response sent it."""
+        known = type(self).relationship_names
+        if known is None or name in known or name in self.relationships:
+            return
+        names = sorted(known | self.relationships.keys())
+        has = f"its relationships are {', '.join(names)}" if names else "it has none"
+        raise ParameterError("name", f"a {self.type!r} has no relationship {name!r}; {has}")
 
     def _include_path(self, name: str) -> str:
         """The `include` value that would have brought relationship `name` of this resource."""
@@ -238,9 +272,10 @@ def resource_from(raw: Mapping[str, Any]) -> Resource:
     >>> resource_from({"id": "c6ff7190-bdf7-47a0-8a2b-e3136e74334f", "type": "listing"})
     <Listing listing c6ff7190-bdf7-47a0-8a2b-e3136e74334f>
     """
-    if raw.get("attributes") is None:
-        # Commands without `expand` answer only `{id, type}`: no attributes at all.
-        raw = {**raw, "attributes": {}}
+    if "attributes" in raw and raw["attributes"] is None:
+        # Commands without `expand` answer only `{id, type}`: no attributes at all, which
+        # `has_attributes` tells apart from attributes sent and empty.
+        raw = {k: v for k, v in raw.items() if k != "attributes"}
     rtype = raw.get("type")
     cls = model_for(rtype) if type(rtype) is str else Resource
     # The validator itself: model_validate adds a Python frame per resource for nothing here.

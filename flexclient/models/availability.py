@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field
 
+from flexclient.models._relations import ToOne
 from flexclient.models._resource import Attributes, Resource
+
+if TYPE_CHECKING:
+    # Models named in string type arguments (`ToOne["Transaction"]`): they refer back here.
+    from flexclient.models.listings import OwnListing  # noqa: F401
 
 
 class TimeSlotAttributes(Attributes):
@@ -39,3 +44,5 @@ class AvailabilityException(Resource):
     attributes: AvailabilityExceptionAttributes = Field(
         default_factory=AvailabilityExceptionAttributes
     )
+
+    own_listing = ToOne["OwnListing"]("ownListing")

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 
 from flexclient._types import LatLng, Money
+from flexclient.models._relations import ToMany, ToOne, ToOneOrNone
 from flexclient.models._resource import Attributes, Resource
 from flexclient.models.images import Image
 from flexclient.models.marketplace import Marketplace
 from flexclient.models.stock import Stock
 from flexclient.models.users import User
+
+if TYPE_CHECKING:
+    # Models named in string type arguments (`ToOne["Transaction"]`): they refer back here.
+    from flexclient.models.files import FileAttachment  # noqa: F401
 
 
 class ListingAttributes(Attributes):
@@ -38,7 +43,7 @@ class ListingAttributes(Attributes):
 
 
 class Listing(Resource):
-    """A listing.
+    """A listing; include `author`, `images`, `currentStock` or `marketplace` to read them.
 
     >>> res = sdk.listings.query({"include": ["author", "images"]})  # doctest: +SKIP
     >>> res.data.data[0].author.attributes.profile.display_name  # doctest: +SKIP
@@ -47,27 +52,16 @@ class Listing(Resource):
     resource_type: ClassVar[str | None] = "listing"
     attributes: ListingAttributes = Field(default_factory=ListingAttributes)
 
-    @property
-    def author(self) -> User:
-        """The author; include `author`."""
-        return self._required("author", User)
-
-    @property
-    def images(self) -> list[Image]:
-        """The images in order; include `images`."""
-        return self._many("images", Image)
-
-    @property
-    def current_stock(self) -> Stock | None:
-        """The stock, None when the listing has none; include `currentStock`."""
-        return self._one("currentStock", Stock)
-
-    @property
-    def marketplace(self) -> Marketplace:
-        return self._required("marketplace", Marketplace)
+    author = ToOne[User]("author")
+    images = ToMany[Image]("images")
+    current_stock = ToOneOrNone[Stock]("currentStock")
+    marketplace = ToOne[Marketplace]("marketplace")
 
 
 class OwnListing(Listing):
-    """A listing of the logged-in user (`own_listings.*`), with its private data."""
+    """A listing of the logged-in user (`own_listings.*`), with its private data and the
+    files attached for its author (`protectedFileAttachments`)."""
 
     resource_type: ClassVar[str | None] = "ownListing"
+
+    protected_file_attachments = ToMany["FileAttachment"]("protectedFileAttachments")

@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field
 
+from flexclient.models._relations import ToOne
 from flexclient.models._resource import Attributes, Resource
 from flexclient.models.listings import Listing
 from flexclient.models.users import User
 
 if TYPE_CHECKING:
-    from flexclient.models.transactions import Transaction
+    # Models named in string type arguments (`ToOne["Transaction"]`): they refer back here.
+    from flexclient.models.transactions import Transaction  # noqa: F401
 
 
 class ReviewAttributes(Attributes):
@@ -32,20 +34,7 @@ class Review(Resource):
     resource_type: ClassVar[str | None] = "review"
     attributes: ReviewAttributes = Field(default_factory=ReviewAttributes)
 
-    @property
-    def author(self) -> User:
-        return self._required("author", User)
-
-    @property
-    def subject(self) -> User:
-        return self._required("subject", User)
-
-    @property
-    def listing(self) -> Listing:
-        return self._required("listing", Listing)
-
-    @property
-    def transaction(self) -> Transaction:
-        from flexclient.models.transactions import Transaction  # a cycle: it lists reviews
-
-        return self._required("transaction", Transaction)
+    author = ToOne[User]("author")
+    subject = ToOne[User]("subject")
+    listing = ToOne[Listing]("listing")
+    transaction = ToOne["Transaction"]("transaction")

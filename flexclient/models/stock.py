@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field
 
+from flexclient.models._relations import ToMany, ToOne, ToOneOrNone
 from flexclient.models._resource import Attributes, Resource
 
 if TYPE_CHECKING:
-    from flexclient.models.listings import Listing
-    from flexclient.models.transactions import Transaction
+    # Models named in string type arguments (`ToOne["Transaction"]`): they refer back here.
+    from flexclient.models.listings import Listing, OwnListing  # noqa: F401
+    from flexclient.models.transactions import Transaction  # noqa: F401
 
 
 class StockAttributes(Attributes):
@@ -36,9 +38,8 @@ class StockAdjustment(Resource):
     resource_type: ClassVar[str | None] = "stockAdjustment"
     attributes: StockAdjustmentAttributes = Field(default_factory=StockAdjustmentAttributes)
 
-    @property
-    def stock_reservation(self) -> StockReservation | None:
-        return self._one("stockReservation", StockReservation)
+    own_listing = ToOne["OwnListing"]("ownListing")
+    stock_reservation = ToOneOrNone["StockReservation"]("stockReservation")
 
 
 class StockReservationAttributes(Attributes):
@@ -54,18 +55,6 @@ class StockReservation(Resource):
     resource_type: ClassVar[str | None] = "stockReservation"
     attributes: StockReservationAttributes = Field(default_factory=StockReservationAttributes)
 
-    @property
-    def listing(self) -> Listing:
-        from flexclient.models.listings import Listing  # a cycle: listings refer to stock
-
-        return self._required("listing", Listing)
-
-    @property
-    def transaction(self) -> Transaction | None:
-        from flexclient.models.transactions import Transaction
-
-        return self._one("transaction", Transaction)
-
-    @property
-    def stock_adjustments(self) -> list[StockAdjustment]:
-        return self._many("stockAdjustments", StockAdjustment)
+    listing = ToOne["Listing"]("listing")
+    transaction = ToOneOrNone["Transaction"]("transaction")
+    stock_adjustments = ToMany[StockAdjustment]("stockAdjustments")

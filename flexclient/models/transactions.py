@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from flexclient._types import Money
+from flexclient.models._relations import ToMany, ToOne, ToOneOrNone
 from flexclient.models._resource import Attributes, Resource, WireModel
 from flexclient.models.listings import Listing
 from flexclient.models.marketplace import Marketplace
@@ -48,9 +49,11 @@ class TransactionAttributes(Attributes):
     """A transaction's attributes; absent ones (sparse `fields.transaction`) are None.
 
     Extended data too: `protected_data` or `metadata` left out is None, sent and empty is `{}`.
+    `state` (open-ended) is the state of the transaction in its process.
     """
 
     created_at: dt.datetime | None = None
+    state: str | None = None
     process_name: str | None = None
     process_version: int | None = None
     last_transition: str | None = None
@@ -80,9 +83,7 @@ class Booking(Resource):
     resource_type: ClassVar[str | None] = "booking"
     attributes: BookingAttributes = Field(default_factory=BookingAttributes)
 
-    @property
-    def transaction(self) -> Transaction:
-        return self._required("transaction", Transaction)
+    transaction = ToOne["Transaction"]("transaction")
 
 
 class Transaction(Resource):
@@ -91,37 +92,14 @@ class Transaction(Resource):
     resource_type: ClassVar[str | None] = "transaction"
     attributes: TransactionAttributes = Field(default_factory=TransactionAttributes)
 
-    @property
-    def listing(self) -> Listing:
-        return self._required("listing", Listing)
-
-    @property
-    def provider(self) -> User:
-        return self._required("provider", User)
-
-    @property
-    def customer(self) -> User:
-        return self._required("customer", User)
-
-    @property
-    def booking(self) -> Booking | None:
-        return self._one("booking", Booking)
-
-    @property
-    def stock_reservation(self) -> StockReservation | None:
-        return self._one("stockReservation", StockReservation)
-
-    @property
-    def reviews(self) -> list[Review]:
-        return self._many("reviews", Review)
-
-    @property
-    def messages(self) -> list[Message]:
-        return self._many("messages", Message)
-
-    @property
-    def marketplace(self) -> Marketplace:
-        return self._required("marketplace", Marketplace)
+    listing = ToOne[Listing]("listing")
+    provider = ToOne[User]("provider")
+    customer = ToOne[User]("customer")
+    booking = ToOneOrNone[Booking]("booking")
+    stock_reservation = ToOneOrNone[StockReservation]("stockReservation")
+    reviews = ToMany[Review]("reviews")
+    messages = ToMany[Message]("messages")
+    marketplace = ToOne[Marketplace]("marketplace")
 
 
 class ProcessTransitionAttributes(Attributes):

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 
+from flexclient.models._relations import ToMany, ToOne, ToOneOrNone
 from flexclient.models._resource import Attributes, Resource, WireModel
 from flexclient.models.images import Image
 from flexclient.models.marketplace import Marketplace
+
+if TYPE_CHECKING:
+    # Models named in string type arguments (`ToOne["Transaction"]`): they refer back here.
+    from flexclient.models.files import FileAttachment  # noqa: F401
+    from flexclient.models.stripe import StripeAccount, StripeCustomer  # noqa: F401
 
 
 class UserProfile(WireModel):
@@ -47,20 +53,32 @@ class UserAttributes(Attributes):
     permissions: dict[str, Any] = Field(default_factory=dict)
 
 
+class PermissionSetAttributes(Attributes):
+    """Each value is `permission/allow` or `permission/deny` (open-ended)."""
+
+    post_listings: str | None = None
+    initiate_transactions: str | None = None
+    read: str | None = None
+
+
+class PermissionSet(Resource):
+    """What a user may do in the marketplace (`effectivePermissionSet` of a user)."""
+
+    resource_type: ClassVar[str | None] = "permissionSet"
+    attributes: PermissionSetAttributes = Field(default_factory=PermissionSetAttributes)
+
+
 class User(Resource):
-    """A user (`users.show`; the author of a listing)."""
+    """A user (`users.show`; the author of a listing); include `profileImage` (or
+    `author.profileImage` from a listing) to read `profile_image`."""
 
     resource_type: ClassVar[str | None] = "user"
     attributes: UserAttributes = Field(default_factory=UserAttributes)
 
-    @property
-    def profile_image(self) -> Image | None:
-        """`profileImage`; include `profileImage` (or `author.profileImage`)."""
-        return self._one("profileImage", Image)
-
-    @property
-    def marketplace(self) -> Marketplace:
-        return self._required("marketplace", Marketplace)
+    profile_image = ToOneOrNone[Image]("profileImage")
+    marketplace = ToOne[Marketplace]("marketplace")
+    stripe_account = ToOneOrNone["StripeAccount"]("stripeAccount")
+    effective_permission_set = ToOne[PermissionSet]("effectivePermissionSet")
 
 
 class CurrentUserAttributes(UserAttributes):
@@ -69,7 +87,19 @@ class CurrentUserAttributes(UserAttributes):
 
 
 class CurrentUser(User):
-    """The logged-in user (`current_user.show`), with private attributes."""
+    """The logged-in user (`current_user.show`), with private attributes, the Stripe
+    customer (`stripeCustomer`) and the files attached to the profile
+    (`privateFileAttachments`)."""
 
     resource_type: ClassVar[str | None] = "currentUser"
     attributes: CurrentUserAttributes = Field(default_factory=CurrentUserAttributes)
+
+    stripe_customer = ToOneOrNone["StripeCustomer"]("stripeCustomer")
+    private_file_attachments = ToMany["FileAttachment"]("privateFileAttachments")
+
+
+class PasswordReset(Resource):
+    """The answer of `password_reset.request` and `password_reset.reset`. The API documents
+    no attributes for it; its type name is the typed community SDK's."""
+
+    resource_type: ClassVar[str | None] = "passwordReset"

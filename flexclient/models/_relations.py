@@ -1,0 +1,96 @@
+"""Relationships declared on a model: one line each, typed, resolved against `included`.
+
+    class Listing(Resource):
+        author = ToOne[User]("author")              # a User; the API always sends one
+        current_stock = ToOneOrNone[Stock]("currentStock")   # a Stock or None
+        images = ToMany[Image]("images")            # a list of Image
+
+The type argument is the model of the related resources (a string names a model defined in
+another module, for models that refer to each other); the argument is the relationship's
+wire name. Reading the attribute resolves it as `Resource.related` does, and a model's
+declared names are what `related()` checks a name against.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ForwardRef, Generic, Self, TypeVar, get_args, overload
+
+if TYPE_CHECKING:
+    from flexclient.models._resource import Resource
+
+R = TypeVar("R", bound="Resource")
+
+
+class Relation(Generic[R]):
+    """A relationship of a model: its wire name and the model of its resources."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._model: type[Any] | None = None
+
+    def __set_name__(self, owner: type, attr: str) -> None:
+        self.attr = attr
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}: {self.model().__name__}>"
+
+    def model(self) -> type[R]:
+        """The model of the related resources (resolved on first use)."""
+        if self._model is None:
+            self._model = _resolve(self)
+        return self._model
+
+
+def _resolve(relation: Relation[Any]) -> type[Any]:
+    from flexclient.models._resource import Resource, registered_models
+
+    args = get_args(getattr(relation, "__orig_class__", None))
+    target = args[0] if args else Resource
+    if isinstance(target, ForwardRef):
+        named = {m.__name__: m for m in registered_models()}
+        found = named.get(target.__forward_arg__)
+        if found is None:
+            raise TypeError(f"no resource model named {target.__forward_arg__!r}")
+        return found
+    if not isinstance(target, type):
+        raise TypeError(f"{relation!r}: {target!r} is not a resource model")
+    return target
+
+
+class ToOne(Relation[R]):
+    """A to-one relationship the API always fills: the resource, never None."""
+
+    @overload
+    def __get__(self, resource: None, owner: type) -> Self: ...
+    @overload
+    def __get__(self, resource: Resource, owner: type) -> R: ...
+    def __get__(self, resource: Resource | None, owner: type) -> Self | R:
+        if resource is None:
+            return self
+        return resource._required(self.name, self.model())
+
+
+class ToOneOrNone(Relation[R]):
+    """A to-one relationship that may be empty: the resource or None."""
+
+    @overload
+    def __get__(self, resource: None, owner: type) -> Self: ...
+    @overload
+    def __get__(self, resource: Resource, owner: type) -> R | None: ...
+    def __get__(self, resource: Resource | None, owner: type) -> Self | R | None:
+        if resource is None:
+            return self
+        return resource._one(self.name, self.model())
+
+
+class ToMany(Relation[R]):
+    """A to-many relationship: a list, empty when the API sent none."""
+
+    @overload
+    def __get__(self, resource: None, owner: type) -> Self: ...
+    @overload
+    def __get__(self, resource: Resource, owner: type) -> list[R]: ...
+    def __get__(self, resource: Resource | None, owner: type) -> Self | list[R]:
+        if resource is None:
+            return self
+        return resource._many(self.name, self.model())
