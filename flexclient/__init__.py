@@ -15,6 +15,7 @@ from flexclient._assets import (
     JsonAsset,
 )
 from flexclient._clients import IntegrationClient, MarketplaceClient
+from flexclient._cookies import CookieTokenStore, TokenCookie
 from flexclient._deadline import DeadlineAdapter
 from flexclient._endpoint import RequestOptions, Response
 from flexclient._errors import (
@@ -78,6 +79,7 @@ __all__ = [
     "ClientError",
     "ClientOptions",
     "ConflictError",
+    "CookieTokenStore",
     "DeadlineAdapter",
     "Envelope",
     "ErrorEnvelope",
@@ -124,6 +126,7 @@ __all__ = [
     "RetryPolicy",
     "ServerError",
     "Token",
+    "TokenCookie",
     "TokenStore",
     "TokenStoreError",
     "TransportError",
