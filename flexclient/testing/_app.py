@@ -20,14 +20,14 @@ from typing import Any
 from transit.transit_types import Keyword
 from werkzeug.wrappers import Request, Response
 
-from flexclient._endpoint import Endpoint, GroupSlot
-from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
 from flexclient._errors import ParameterError
 from flexclient._wire import FORMATS, JSON, TRANSIT, WireDecodeError, WireFormat
-from flexclient.testing import _auth_api, _state
+from flexclient.testing import _auth_api, _handlers, _state
 from flexclient.testing._call import ApiFailure, Call
-from flexclient.testing._handlers import INTEGRATION, MARKETPLACE, Handler
 from flexclient.testing._render import Api
+from flexclient.testing._routes import BY_PATH, handler_for
+
+assert _handlers  # imported for its handlers, which register themselves
 
 
 def keyword_types(body: dict[str, Any]) -> dict[str, Any]:
@@ -68,24 +68,6 @@ def _each(value: object, change: Callable[[object], object]) -> object:
 
 _API_PATH = re.compile(r"/v1/(api|integration_api)/([a-z_]+/[a-z_]+)")
 _IMAGE_PATH = re.compile(r"/images/([0-9a-f-]{36})/([A-Za-z0-9_.-]+)")
-
-
-def _endpoint_kinds(endpoints: type) -> dict[str, str]:
-    """Endpoint path -> kind ("query", "command", "upload"), from the client's own table."""
-    kinds: dict[str, str] = {}
-    for slot in vars(endpoints).values():
-        if isinstance(slot, GroupSlot):
-            for ep in vars(slot.cls).values():
-                if isinstance(ep, Endpoint):
-                    kinds[ep.path] = ep.kind
-    return kinds
-
-
-KINDS: dict[Api, dict[str, str]] = {
-    "marketplace": _endpoint_kinds(MarketplaceEndpoints),
-    "integration": _endpoint_kinds(IntegrationEndpoints),
-}
-HANDLERS: dict[Api, dict[str, Handler]] = {"marketplace": MARKETPLACE, "integration": INTEGRATION}
 
 
 @dataclass
@@ -221,9 +203,10 @@ class FakeApp:
 
     # --- the APIs ------------------------------------------------------------------------------
 
-    def api_call(self, request: Request, api: Api, endpoint: str) -> dict[str, Any]:
-        kind = KINDS[api].get(endpoint)
-        if kind is None or request.method != ("GET" if kind == "query" else "POST"):
+    def api_call(self, request: Request, api: Api, path: str) -> dict[str, Any]:
+        route = BY_PATH[api].get(path)
+        kind = route.endpoint.kind if route is not None else None
+        if route is None or request.method != ("GET" if kind == "query" else "POST"):
             raise ApiFailure(404, "not-found", f"No endpoint {request.method} {request.path}")
         grant = self.grant(request)
         if (grant.scope == "integ") != (api == "integration"):
@@ -235,11 +218,11 @@ class FakeApp:
         call = Call(
             state=self.state,
             api=api,
+            endpoint=route.endpoint,
             params={k: request.args[k] for k in request.args},
             body={},
             grant=grant,
             base_url=self.base_url,
-            command=kind != "query",
         )
         if kind == "upload":
             call.files = {
@@ -249,13 +232,14 @@ class FakeApp:
             call.body = {k: request.form[k] for k in request.form}
         elif kind == "command":
             call.body = self.decode_body(request)
-        handler = HANDLERS[api].get(endpoint)
-        if handler is None:
+        registered = handler_for(route.endpoint)
+        if registered is None:
             raise ApiFailure(
-                501, "not-implemented", f"The fake marketplace does not implement {endpoint}"
+                501, "not-implemented", f"The fake marketplace does not implement {path}"
             )
+        call.check(extended_data_filters=registered.extended_data_filters)
         with self.state.lock:
-            return handler(call)
+            return registered.handler(call)
 
     def decode_body(self, request: Request) -> dict[str, Any]:
         media = (request.mimetype or "").lower()
@@ -291,7 +275,7 @@ class FakeApp:
         return Response(payload, status, content_type=content_type)
 
     def image(self, image_id: uuid.UUID) -> Response:
-        image = self.state.images.get(image_id)
-        if image is None:
+        blob = self.state.blobs.get(image_id) if image_id in self.state.images else None
+        if blob is None:
             return Response(b"not found", 404, content_type="text/plain")
-        return Response(image.content, 200, content_type=image.content_type)
+        return Response(blob.content, 200, content_type=blob.content_type)

@@ -54,7 +54,12 @@ def token(state: s.State, clients: Clients, form: Mapping[str, str]) -> dict[str
     if grant_type == "password":
         clients.check_client(form, secret=False)
         user = state.user_by_email(form.get("username", ""))
-        if user is None or user.password != form.get("password") or user.deleted or user.banned:
+        if (
+            user is None
+            or state.passwords.get(user.id) != form.get("password")
+            or user.attributes.deleted
+            or user.attributes.banned
+        ):
             raise AuthFailure(401, "invalid_grant", "Invalid username or password")
         return state.issue(clients.grant("user", user.id), refreshable=True)
     if grant_type == "refresh_token":

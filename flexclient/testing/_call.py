@@ -1,20 +1,39 @@
-"""One API call as a handler of the fake sees it: parameters, body, token, and helpers that
-validate them with the API's own error codes."""
+"""One API call as a handler of the fake sees it: its endpoint, parameters, body and token;
+the parameters checked against the endpoint's declared types, helpers that read them with
+the API's own error codes, and the answer rendered as the endpoint declares it."""
 
 from __future__ import annotations
 
 import datetime as dt
 import math
+import typing
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from flexclient._types import LatLng, Money
+from pydantic import BaseModel
+
+from flexclient._endpoint import Endpoint
+from flexclient.models import CurrentUserAttributes
 from flexclient.testing import _state as s
-from flexclient.testing._render import Api, Refs, Renderer, Resource
+from flexclient.testing._params import (
+    Invalid,
+    Missing,
+    Spec,
+    Unknown,
+    checked,
+    endpoint_types,
+    from_body,
+    from_text,
+    spec_of,
+)
+from flexclient.testing._render import Api, Refs, Renderer, Resource, stored_type
+from flexclient.testing._schema import EXTENDED_DATA, BadValue, changed, field_names
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+AnyEndpoint = Endpoint[Any, Any]
 MAX_PER_PAGE = 100
 PAGINATION_ROWS = 10_000
 
@@ -56,16 +75,38 @@ def forbidden(why: str = "This token does not allow the call") -> ApiFailure:
     return ApiFailure(403, "forbidden", why)
 
 
+COMMON_QUERY_KEYS = frozenset({"include", "expand", "page", "perPage"})
+CUSTOM_QUERY_PREFIXES = ("fields.", "imageVariant.", "limit.")
+EXTENDED_DATA_PREFIXES = tuple(EXTENDED_DATA.values())
+
+
+def _failure(where: str, error: Unknown | Missing | Invalid, name: str = "") -> ApiFailure:
+    if isinstance(error, Unknown):
+        path = [where, *error.path, error.key]
+        return ApiFailure(400, "validation-disallowed-key", f"Disallowed key: {error.key}", path)
+    if isinstance(error, Missing):
+        path = [where, *error.path, error.key]
+        return ApiFailure(400, "validation-missing-key", f"Missing required key: {error.key}", path)
+    path = [where, *error.path] if error.path else [where, name]
+    return ApiFailure(
+        400, "validation-invalid-value", f"Invalid value for {path[1]}: {error}", path
+    )
+
+
 @dataclass
 class Call:
     state: s.State
     api: Api
+    endpoint: AnyEndpoint
     params: dict[str, str]
     body: dict[str, Any]
     grant: s.Grant
     base_url: str
-    command: bool = False
     files: dict[str, tuple[str, str, bytes]] = field(default_factory=dict)
+
+    @property
+    def command(self) -> bool:
+        return self.endpoint.kind != "query"
 
     @property
     def renderer(self) -> Renderer:
@@ -79,13 +120,55 @@ class Call:
     def expand(self) -> bool:
         return self.params.get("expand") == "true"
 
+    # --- the parameters, checked against the endpoint's declared parameter type ------------
+
+    def check(self, *, extended_data_filters: bool) -> None:
+        """Refuse what the endpoint's parameter TypedDict does not allow, with the API's
+        validation errors; convert body values to the types it names."""
+        spec = spec_of(endpoint_types(self.endpoint)[0])
+        if self.endpoint.kind == "query":
+            self._check_query(spec, extended_data_filters)
+        elif spec is not None:
+            try:
+                # An uploaded file is a part of the body too; its bytes are in `files`.
+                for name in self.files:
+                    if name not in spec.hints:
+                        raise Unknown(name)
+                form = Spec(
+                    {k: h for k, h in spec.hints.items() if k not in self.files},
+                    spec.required - set(self.files),
+                )
+                self.body = checked(self.body, form)
+            except (Unknown, Missing, Invalid) as exc:
+                raise _failure("body", exc) from exc
+
+    def _check_query(self, spec: Spec | None, extended_data_filters: bool) -> None:
+        if spec is None:
+            return
+        prefixes: tuple[str, ...] = CUSTOM_QUERY_PREFIXES
+        if extended_data_filters:
+            prefixes += EXTENDED_DATA_PREFIXES
+        for key, raw in self.params.items():
+            hint = spec.hints.get(key)
+            if hint is None:
+                if key not in COMMON_QUERY_KEYS and not key.startswith(prefixes):
+                    raise _failure("query", Unknown(key))
+                continue
+            try:
+                from_text(raw, hint)
+            except ValueError as exc:
+                raise invalid("query", key, str(exc) or raw) from exc
+        for key in sorted(spec.required - set(self.params)):
+            raise missing("query", key)
+
     # --- who calls ---------------------------------------------------------------------------
 
-    def user(self) -> s.User:
+    def user(self) -> s.Record[CurrentUserAttributes]:
         """The logged-in user; 403 for an anonymous token."""
-        if self.grant.user_id is None or self.grant.user_id not in self.state.users:
+        user = self.state.users.get(self.grant.user_id) if self.grant.user_id else None
+        if user is None:
             raise forbidden("This call needs a logged-in user")
-        return self.state.users[self.grant.user_id]
+        return user
 
     # --- query parameters ----------------------------------------------------------------------
 
@@ -126,102 +209,104 @@ class Call:
         except ValueError as exc:
             raise invalid("body", name, "not a UUID") from exc
 
-    def b_money(self, name: str) -> Money | None:
-        value = self.body.get(name)
-        if value is None or isinstance(value, Money):
-            return value
-        if isinstance(value, Mapping) and set(value) == {"amount", "currency"}:
-            try:
-                return Money(value["amount"], value["currency"])
-            except ValueError:
-                pass
-        raise invalid("body", name, "expected money")
-
-    def b_latlng(self, name: str) -> LatLng | None:
-        value = self.body.get(name)
-        if value is None or isinstance(value, LatLng):
-            return value
-        if isinstance(value, Mapping) and set(value) == {"lat", "lng"}:
-            return LatLng(value["lat"], value["lng"])
-        raise invalid("body", name, "expected a location")
-
     def b_time(self, name: str) -> dt.datetime:
         value = self.body.get(name)
         if value is None:
             raise missing("body", name)
-        if isinstance(value, str):
-            try:
-                value = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-            except ValueError as exc:
-                raise invalid("body", name, "not a timestamp") from exc
-        if not isinstance(value, dt.datetime) or value.tzinfo is None:
-            raise invalid("body", name, "not a timestamp")
-        return value
+        try:
+            when = from_body(value, dt.datetime)
+        except Invalid as exc:
+            raise invalid("body", name, "not a timestamp") from exc
+        assert isinstance(when, dt.datetime)
+        return when
 
-    def allow_query(self, allowed: Iterable[str], *, extended_data: bool = False) -> None:
-        """Refuse query keys the endpoint does not know (common ones are always allowed)."""
-        known = set(allowed) | {"include", "expand", "page", "perPage"}
-        prefixes: tuple[str, ...] = ("fields.", "imageVariant.", "limit.")
-        if extended_data:
-            prefixes += ("pub_", "meta_", "priv_", "prot_")
-        for key in self.params:
-            if key not in known and not key.startswith(prefixes):
-                raise ApiFailure(
-                    400, "validation-disallowed-key", f"Disallowed key: {key}", ["query", key]
-                )
-
-    def allow_body(self, allowed: Iterable[str]) -> None:
-        extra = sorted(set(self.body) - set(allowed))
-        if extra:
-            raise ApiFailure(
-                400, "validation-disallowed-key", f"Disallowed key: {extra[0]}", ["body", extra[0]]
-            )
+    def write(self, target: M, *, only: Iterable[str] | None = None) -> M:
+        """`target` (attributes, or a part of them such as a profile) with the body's keys
+        that are its fields written over it, under their wire names; extended data merged key
+        by key, a null value removing a key. `only` limits the keys taken."""
+        names = field_names(type(target))
+        wanted = set(only) if only is not None else None
+        values: dict[str, Any] = {}
+        for key, value in self.body.items():
+            if key not in names or (wanted is not None and key not in wanted):
+                continue
+            if key in EXTENDED_DATA:
+                if value is not None and not isinstance(value, dict):
+                    raise invalid("body", key, "expected a map")
+                merged = {**(getattr(target, names[key]) or {}), **(value or {})}
+                value = {k: v for k, v in merged.items() if v is not None}
+            values[names[key]] = value
+        try:
+            return changed(target, values)
+        except BadValue as exc:
+            raise invalid("body", exc.path[0], str(exc)) from exc
 
     # --- events --------------------------------------------------------------------------------
 
-    def snapshot(self, rtype: str, rid: uuid.UUID) -> Resource | None:
+    def snapshot(self, record: s.Record[Any]) -> Resource:
         """The resource as the Integration API shows it, for events."""
-        rendered = Renderer(self.state, self.base_url, "integration", None, {}).by_ref(rtype, rid)
-        return rendered[0] if rendered is not None else None
+        return Renderer(self.state, self.base_url, "integration", None, {}).resource(record)[0]
 
-    def emit(self, event_type: str, rtype: str, rid: uuid.UUID, before: Resource | None) -> None:
+    def emit(self, event_type: str, record: s.Record[Any], before: Resource | None) -> None:
         """Record the event of a change; `before` is the snapshot taken before it."""
-        after = self.snapshot(rtype, rid)
+        after = self.snapshot(record)
         previous = None
         if before is not None:
             old = before["attributes"]
-            new = after["attributes"] if after is not None else {}
+            new = after["attributes"]
             previous = {"attributes": {k: v for k, v in old.items() if new.get(k) != v}}
         self.state.record(
             event_type,
             self.source,
-            rtype,
-            rid,
+            record.type,
+            record.id,
             after,
             previous,
             self.grant.user_id,
             self.grant.client_id,
         )
 
+    def emit_deleted(self, event_type: str, record: s.Record[Any]) -> None:
+        """Record the event of a deletion: no resource, its attributes as previous values."""
+        self.state.record(
+            event_type,
+            self.source,
+            record.type,
+            record.id,
+            None,
+            {"attributes": self.snapshot(record)["attributes"]},
+            self.grant.user_id,
+            self.grant.client_id,
+        )
+
     # --- answers -------------------------------------------------------------------------------
 
-    def one(self, rendered: tuple[Resource, Refs]) -> dict[str, Any]:
+    def view(self, record: s.Record[Any]) -> tuple[Resource, Refs]:
+        """A record as this endpoint answers it: as the resource type the endpoint table
+        declares for the endpoint (`ownListing`, `currentUser`) when that is a view of it."""
+        declared = endpoint_types(self.endpoint)[1]
+        if typing.get_origin(declared) is list:
+            declared = typing.get_args(declared)[0]
+        rtype = getattr(declared, "resource_type", None)
+        if isinstance(rtype, str) and stored_type(rtype) == record.type:
+            return self.renderer.resource(record, rtype)
+        return self.renderer.resource(record)
+
+    def one(self, record: s.Record[Any]) -> dict[str, Any]:
         """A command or show answer: the whole resource, or only its id and type."""
-        res, refs = rendered
+        res, refs = self.view(record)
         if self.command and not self.expand:
             return {"data": {"id": res["id"], "type": res["type"]}}
         return self.renderer.document([(res, refs)], many=False)
 
-    def page(
-        self, rendered: Sequence[tuple[Resource, Refs]], *, limited: bool = False
-    ) -> dict[str, Any]:
+    def page(self, records: Sequence[s.Record[Any]], *, limited: bool = False) -> dict[str, Any]:
         """A query answer: one page of the results, with pagination meta."""
         page = self.q("page", _positive, required=False) or 1
         per_page = self.q("perPage", _per_page, required=False) or MAX_PER_PAGE
-        total = len(rendered)
+        total = len(records)
         pages = max(1, math.ceil(total / per_page))
-        chunk = rendered[(page - 1) * per_page : page * per_page]
-        body = self.renderer.document(chunk, many=True)
+        chunk = records[(page - 1) * per_page : page * per_page]
+        body = self.renderer.document([self.view(r) for r in chunk], many=True)
         meta: dict[str, Any] = {
             "totalItems": total,
             "totalPages": pages,

@@ -1,4 +1,10 @@
-"""Stored entities -> API resources: the views of each API, `include`, `fields.*`, variants."""
+"""Stored records -> API resources: what each API and each caller sees of them, `include`,
+`fields.*` and image variants.
+
+A resource's attributes are its record's, under the model's wire names; the view's own model
+(`user` or `currentUser`) says which fields it has, and the tables below what a caller may
+not see of them.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +12,41 @@ import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
-from flexclient._types import Money
 from flexclient.testing import _state as s
+from flexclient.testing._schema import attributes_model, wire
 
 Api = Literal["marketplace", "integration"]
-Ref = dict[str, Any]
-Refs = dict[str, Ref | list[Ref] | None]
+Refs = dict[str, s.Link]
 Resource = dict[str, Any]
+
+# The types under which the Marketplace API shows a resource to its owner, and the type the
+# resource has for everyone else (and is stored as).
+OWNER_TYPES = {"currentUser": "user", "ownListing": "listing"}
+
+# What the Marketplace API shows only to a resource's owner, under the owner's type; the
+# operator (the Integration API) sees all of it. Wire names; dots reach into nested parts.
+OWNER_ONLY: dict[str, frozenset[str]] = {
+    "user": frozenset(
+        {
+            "email",
+            "emailVerified",
+            "pendingEmail",
+            "stripeConnected",
+            "identityProviders",
+            "profile.firstName",
+            "profile.lastName",
+            "profile.protectedData",
+            "profile.privateData",
+        }
+    ),
+    "listing": frozenset({"privateData"}),
+}
+
+# What only the operator sees.
+OPERATOR_ONLY: dict[str, frozenset[str]] = {"user": frozenset({"state", "permissions"})}
+
+# Relationships the Marketplace API names after the owner's type of what they refer to.
+OWNER_RELATIONSHIPS: dict[str, dict[str, str]] = {"stockAdjustment": {"listing": "ownListing"}}
 
 STANDARD_VARIANTS: dict[str, tuple[int, int]] = {
     "default": (750, 750),
@@ -23,12 +57,9 @@ STANDARD_VARIANTS: dict[str, tuple[int, int]] = {
 }
 
 
-def ref(rtype: str, rid: uuid.UUID) -> Ref:
-    return {"id": rid, "type": rtype}
-
-
-def stock_id(listing_id: uuid.UUID) -> uuid.UUID:
-    return uuid.uuid5(listing_id, "stock")
+def stored_type(rtype: str) -> str:
+    """The type a resource of type `rtype` is stored as (`ownListing` -> `listing`)."""
+    return OWNER_TYPES.get(rtype, rtype)
 
 
 def parse_object_query(text: str) -> dict[str, str]:
@@ -66,6 +97,18 @@ def select(attrs: Mapping[str, Any], paths: Iterable[str]) -> dict[str, Any]:
     return out
 
 
+def without(attrs: Mapping[str, Any], paths: Iterable[str]) -> dict[str, Any]:
+    """`attrs` less the dotted paths named."""
+    out = dict(attrs)
+    for path in paths:
+        head, dot, rest = path.partition(".")
+        if not dot:
+            out.pop(head, None)
+        elif isinstance(out.get(head), Mapping):
+            out[head] = without(out[head], [rest])
+    return out
+
+
 class Renderer:
     """Renders resources for one request: its API, its user, and its query parameters."""
 
@@ -83,160 +126,46 @@ class Renderer:
         self.viewer = viewer
         self.params = params
 
-    # --- the views -----------------------------------------------------------------------
+    def resource(self, record: s.Record[Any], as_type: str | None = None) -> tuple[Resource, Refs]:
+        """A record as a resource of type `as_type` (by default the type it is stored as)."""
+        rtype = as_type or record.type
+        attrs = self._attributes(record, rtype)
+        refs: Refs = dict(record.relationships)
+        if self.api == "marketplace":
+            for name, renamed in OWNER_RELATIONSHIPS.get(record.type, {}).items():
+                if name in refs:
+                    refs[renamed] = refs.pop(name)
+        return self._res(rtype, record.id, attrs), refs
 
-    def marketplace(self) -> tuple[Resource, Refs]:
-        attrs = {"name": self.state.marketplace_name, "description": "An in-memory marketplace"}
-        return self._res("marketplace", self.state.marketplace_id, attrs), {}
-
-    def user(self, user: s.User, *, current: bool = False) -> tuple[Resource, Refs]:
-        full = current or self.api == "integration"
-        profile: dict[str, Any] = {
-            "displayName": user.display_name,
-            "abbreviatedName": user.abbreviated_name,
-            "bio": user.bio,
-            "publicData": user.public_data,
-            "metadata": user.metadata,
-        }
-        attrs: dict[str, Any] = {
-            "banned": user.banned,
-            "deleted": user.deleted,
-            "createdAt": user.created_at,
-            "profile": profile,
-        }
-        if full:
-            profile.update(
-                firstName=user.first_name,
-                lastName=user.last_name,
-                protectedData=user.protected_data,
-                privateData=user.private_data,
-            )
-            attrs.update(
-                email=user.email,
-                emailVerified=user.email_verified,
-                pendingEmail=None,
-                stripeConnected=False,
-                identityProviders=[],
-            )
-        if self.api == "integration":
-            attrs.update(state=user.state, permissions=user.permissions)
-        if current:
-            attrs.update(stripePayoutsEnabled=False, stripeChargesEnabled=False)
-        refs: Refs = {
-            "marketplace": ref("marketplace", self.state.marketplace_id),
-            "profileImage": ref("image", user.profile_image_id) if user.profile_image_id else None,
-        }
-        rtype = "currentUser" if current else "user"
-        return self._res(rtype, user.id, attrs), refs
-
-    def listing(self, listing: s.Listing, *, own: bool = False) -> tuple[Resource, Refs]:
-        attrs: dict[str, Any] = {
-            "title": listing.title,
-            "description": listing.description,
-            "geolocation": listing.geolocation,
-            "price": listing.price,
-            "state": listing.state,
-            "deleted": listing.deleted,
-            "createdAt": listing.created_at,
-            "availabilityPlan": listing.availability_plan,
-            "publicData": listing.public_data,
-            "metadata": listing.metadata,
-        }
-        if own or self.api == "integration":
-            attrs["privateData"] = listing.private_data
-        refs: Refs = {
-            "marketplace": ref("marketplace", self.state.marketplace_id),
-            "author": ref("user", listing.author_id),
-            "images": [ref("image", i) for i in listing.image_ids],
-            "currentStock": ref("stock", stock_id(listing.id))
-            if listing.stock is not None
-            else None,
-        }
-        return self._res("ownListing" if own else "listing", listing.id, attrs), refs
-
-    def image(self, image: s.Image) -> tuple[Resource, Refs]:
-        variants = {}
-        for name in self._variant_names():
-            width, height = self._variant_size(name, image)
-            url = f"{self.base_url}/images/{image.id}/{name}"
-            variants[name] = {"name": name, "width": width, "height": height, "url": url}
-        return self._res("image", image.id, {"variants": variants}), {}
-
-    def stock(self, listing: s.Listing) -> tuple[Resource, Refs]:
-        return self._res("stock", stock_id(listing.id), {"quantity": listing.stock}), {}
-
-    def exception(self, exc: s.AvailabilityException) -> tuple[Resource, Refs]:
-        attrs = {"seats": exc.seats, "start": exc.start, "end": exc.end}
-        return self._res("availabilityException", exc.id, attrs), {
-            "listing": ref("listing", exc.listing_id)
-        }
-
-    def adjustment(self, adj: s.StockAdjustment) -> tuple[Resource, Refs]:
-        attrs = {"at": adj.at, "quantity": adj.quantity}
-        kind = "listing" if self.api == "integration" else "ownListing"
-        return self._res("stockAdjustment", adj.id, attrs), {kind: ref("listing", adj.listing_id)}
-
-    def transaction(self, tx: s.Transaction) -> tuple[Resource, Refs]:
-        payin = sum(i["lineTotal"].amount for i in tx.line_items if "customer" in i["includeFor"])
-        payout = sum(i["lineTotal"].amount for i in tx.line_items if "provider" in i["includeFor"])
-        currency = tx.line_items[0]["lineTotal"].currency if tx.line_items else "USD"
-        attrs = {
-            "createdAt": tx.created_at,
-            "processName": tx.process_name,
-            "processVersion": tx.process_version,
-            "lastTransition": tx.last_transition,
-            "lastTransitionedAt": tx.last_transitioned_at,
-            "payinTotal": Money(payin, currency),
-            "payoutTotal": Money(payout, currency),
-            "lineItems": tx.line_items,
-            "protectedData": tx.protected_data,
-            "metadata": tx.metadata,
-            "transitions": tx.transitions,
-        }
-        refs: Refs = {
-            "marketplace": ref("marketplace", self.state.marketplace_id),
-            "listing": ref("listing", tx.listing_id),
-            "provider": ref("user", tx.provider_id),
-            "customer": ref("user", tx.customer_id),
-            "booking": None,
-            "stockReservation": None,
-            "reviews": [],
-            "messages": [],
-        }
-        return self._res("transaction", tx.id, attrs), refs
-
-    def event(self, event: s.Event) -> tuple[Resource, Refs]:
-        attrs = {
-            "sequenceId": event.sequence_id,
-            "createdAt": event.created_at,
-            "eventType": event.event_type,
-            "source": event.source,
-            "resourceId": event.resource_id,
-            "resourceType": event.resource_type,
-            "marketplaceId": self.state.marketplace_id,
-            "resource": event.resource,
-            "previousValues": event.previous_values,
-            "auditData": event.audit_data,
-        }
-        return self._res("event", event.id, attrs), {}
+    def _attributes(self, record: s.Record[Any], rtype: str) -> dict[str, Any]:
+        values: dict[str, Any] = wire(record.attributes)
+        model = attributes_model(rtype)
+        if model.model_fields:  # the view's model names the fields it has
+            kept = set(record.attributes.model_extra or {})
+            kept |= {info.alias or name for name, info in model.model_fields.items()}
+            values = {k: v for k, v in values.items() if k in kept}
+        hidden: set[str] = set()
+        if self.api == "marketplace":
+            hidden |= OPERATOR_ONLY.get(record.type, frozenset())
+            if rtype == record.type:  # not the owner's view
+                hidden |= OWNER_ONLY.get(record.type, frozenset())
+        values = without(values, hidden)
+        if record.type == "image":
+            values["variants"] = self._variants(record)
+        return values
 
     def by_ref(self, rtype: str, rid: uuid.UUID) -> tuple[Resource, Refs] | None:
         """The view of a referenced resource, or None when it no longer exists."""
-        st = self.state
-        if rtype == "user" and rid in st.users:
-            return self.user(st.users[rid])
-        if rtype in ("listing", "ownListing") and rid in st.listings:
-            return self.listing(st.listings[rid], own=rtype == "ownListing")
-        if rtype == "image" and rid in st.images:
-            return self.image(st.images[rid])
-        if rtype == "marketplace":
-            return self.marketplace()
-        if rtype == "stock":
-            owner = next((lst for lst in st.listings.values() if stock_id(lst.id) == rid), None)
-            return self.stock(owner) if owner is not None else None
-        if rtype == "transaction" and rid in st.transactions:
-            return self.transaction(st.transactions[rid])
-        return None
+        record = self.state.find(stored_type(rtype), rid)
+        return self.resource(record, rtype) if record is not None else None
+
+    def _variants(self, image: s.Record[Any]) -> dict[str, Any]:
+        variants = {}
+        for name in self._variant_names():
+            width, height = self._variant_size(name, self.state.blobs.get(image.id))
+            url = f"{self.base_url}/images/{image.id}/{name}"
+            variants[name] = {"name": name, "width": width, "height": height, "url": url}
+        return variants
 
     # --- include and sparse fields ---------------------------------------------------------
 
@@ -300,9 +229,10 @@ class Renderer:
             return list(STANDARD_VARIANTS)
         return [f.removeprefix("variants.") for f in fields.split(",") if f.startswith("variants.")]
 
-    def _variant_size(self, name: str, image: s.Image) -> tuple[int, int]:
+    def _variant_size(self, name: str, blob: s.Blob | None) -> tuple[int, int]:
         custom = self.params.get(f"imageVariant.{name}")
         if custom is not None:
             spec = parse_object_query(custom)
             return int(spec.get("w", "0") or 0), int(spec.get("h", "0") or 0)
-        return STANDARD_VARIANTS.get(name, (image.width, image.height))
+        original = (blob.width, blob.height) if blob is not None else (0, 0)
+        return STANDARD_VARIANTS.get(name, original)

@@ -9,7 +9,9 @@ import uuid
 import zlib
 
 from flexclient._types import LatLng, Money
+from flexclient.models import ImageAttributes, ListingAttributes
 from flexclient.testing import _state as s
+from flexclient.testing._handlers.stock import set_quantity
 
 DEMO_USERS: list[tuple[str, str, str, str]] = [
     # email, password, first name, last name
@@ -51,10 +53,8 @@ def seed_demo(state: s.State) -> None:
     start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     authors = []
     for i, (email, password, first, last) in enumerate(DEMO_USERS):
-        user = s.User(
-            next(ids),
+        user = s.new_user(
             email,
-            password,
             first,
             last,
             f"{first} {last[0]}",
@@ -62,35 +62,47 @@ def seed_demo(state: s.State) -> None:
             email_verified=True,
             bio=f"{first} sells bikes.",
         )
-        avatar = s.Image(next(ids), png(8, 8, (40 * i, 120, 200)), "image/png", 8, 8, user.id)
-        state.images[avatar.id] = avatar
-        user.profile_image_id = avatar.id
+        user.id = next(ids)
+        avatar = _image(state, next(ids), png(8, 8, (40 * i, 120, 200)), 8, 8)
+        user.link("profileImage", "image", avatar.id)
         state.users[user.id] = user
+        state.passwords[user.id] = password
         authors.append(user)
     for n in range(250):
         author = authors[n % len(authors)]
         category = CATEGORIES[n % len(CATEGORIES)]
         color = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
-        image = s.Image(next(ids), png(16, 12, color), "image/png", 16, 12, author.id)
-        state.images[image.id] = image
+        image = _image(state, next(ids), png(16, 12, color), 16, 12)
         base = rng.choice(PLACES)
-        listing = s.Listing(
-            next(ids),
-            author.id,
-            f"{rng.choice(ADJECTIVES)} {category} bike #{n + 1}",
-            description=f"A {category} bike in good condition.",
-            geolocation=LatLng(
+        values = {
+            "title": f"{rng.choice(ADJECTIVES)} {category} bike #{n + 1}",
+            "description": f"A {category} bike in good condition.",
+            "geolocation": LatLng(
                 round(base.lat + rng.uniform(-0.05, 0.05), 5),
                 round(base.lng + rng.uniform(-0.05, 0.05), 5),
             ),
-            price=Money(rng.randrange(50, 2000) * 100, "EUR"),
-            created_at=start + dt.timedelta(hours=n),
-            public_data={
+            "price": Money(rng.randrange(50, 2000) * 100, "EUR"),
+            "state": "published",
+            "created_at": start + dt.timedelta(hours=n),
+            "public_data": {
                 "category": category,
                 "gears": rng.choice([1, 3, 7, 21]),
                 "tags": rng.sample(["steel", "carbon", "aluminium", "red", "blue"], 2),
             },
-            image_ids=[image.id],
-            stock=rng.randrange(0, 5),
-        )
+        }
+        listing = s.new("listing", ListingAttributes, values, next(ids))
+        listing.link("marketplace", "marketplace", s.MARKETPLACE_ID)
+        listing.link("author", "user", author.id)
+        listing.link_many("images", "image", [image.id])
+        listing.link("currentStock", "stock", None)
         state.listings[listing.id] = listing
+        set_quantity(state, listing, rng.randrange(0, 5))
+
+
+def _image(
+    state: s.State, rid: uuid.UUID, content: bytes, width: int, height: int
+) -> s.Record[ImageAttributes]:
+    image = s.new("image", ImageAttributes, rid=rid)
+    state.images[image.id] = image
+    state.blobs[image.id] = s.Blob(content, "image/png", width, height)
+    return image

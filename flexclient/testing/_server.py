@@ -137,18 +137,15 @@ class FakeMarketplace:
         display_name: str | None = None,
         **attributes: Any,
     ) -> uuid.UUID:
-        """Add a user who can log in; returns the user's ID."""
-        user = _state.User(
-            uuid.uuid4(),
-            email.lower(),
-            password,
-            first_name,
-            last_name,
-            display_name or f"{first_name} {last_name[:1]}",
-            **attributes,
-        )
+        """Add a user who can log in; returns the user's ID. `attributes` are more of the
+        user's attributes or profile fields, by their Python names (`email_verified=True`,
+        `bio="..."`, `public_data={...}`), and `profile_image_id`."""
+        image_id = attributes.pop("profile_image_id", None)
+        user = _state.new_user(email, first_name, last_name, display_name, **attributes)
+        user.link("profileImage", "image", image_id)
         with self.state.lock:
             self.state.users[user.id] = user
+            self.state.passwords[user.id] = password
         return user.id
 
     def login_as_code(self, user_id: uuid.UUID) -> str:

@@ -1,7 +1,10 @@
-"""The fake marketplace's data: users, listings, images, transactions, stock, events, tokens.
+"""The fake marketplace's data.
 
-Everything lives in memory behind one lock; handlers hold it for the whole request, so the
-fake behaves as if requests ran one after another.
+Every resource is a `Record`: its ID and type, its attributes as an instance of the attribute
+model of its type (`flexclient.models`), and its relationships as the references the API
+sends. What the API never shows (passwords, an image's bytes) lives beside the records.
+Everything is in memory behind one lock; handlers hold it for the whole request, so the fake
+behaves as if requests ran one after another.
 """
 
 from __future__ import annotations
@@ -11,10 +14,29 @@ import itertools
 import secrets
 import threading
 import uuid
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from flexclient._types import LatLng, Money
+from pydantic import BaseModel
+
+from flexclient.models import (
+    AvailabilityExceptionAttributes,
+    CurrentUserAttributes,
+    EventAttributes,
+    ImageAttributes,
+    ListingAttributes,
+    MarketplaceAttributes,
+    StockAdjustmentAttributes,
+    StockAttributes,
+    TransactionAttributes,
+)
+from flexclient.testing._schema import changed, stored
+
+A = TypeVar("A", bound=BaseModel)
+MARKETPLACE_ID = uuid.UUID(int=1)
+Ref = dict[str, Any]
+Link = Ref | list[Ref] | None
 
 
 def now() -> dt.datetime:
@@ -23,112 +45,100 @@ def now() -> dt.datetime:
     return t.replace(microsecond=t.microsecond // 1000 * 1000)
 
 
-@dataclass
-class User:
+def ref(rtype: str, rid: uuid.UUID) -> Ref:
+    return {"id": rid, "type": rtype}
+
+
+@dataclass(eq=False)
+class Record(Generic[A]):
+    """One stored resource: `type` is the type it is stored as (`listing`, also when its
+    author sees it as an `ownListing`)."""
+
     id: uuid.UUID
-    email: str
-    password: str
-    first_name: str
-    last_name: str
-    display_name: str
-    created_at: dt.datetime = field(default_factory=now)
-    bio: str | None = None
-    public_data: dict[str, Any] = field(default_factory=dict)
-    protected_data: dict[str, Any] = field(default_factory=dict)
-    private_data: dict[str, Any] = field(default_factory=dict)
-    metadata: dict[str, Any] = field(default_factory=dict)
-    state: str = "active"
-    email_verified: bool = False
-    banned: bool = False
-    deleted: bool = False
-    profile_image_id: uuid.UUID | None = None
-    permissions: dict[str, Any] = field(
-        default_factory=lambda: {"postListings": "permission/allow", "read": "permission/allow"}
+    type: str
+    attributes: A
+    relationships: dict[str, Link] = field(default_factory=dict)
+
+    def one(self, name: str) -> uuid.UUID | None:
+        """The ID a to-one relationship refers to, or None."""
+        link = self.relationships.get(name)
+        return link["id"] if isinstance(link, dict) else None
+
+    def many(self, name: str) -> list[uuid.UUID]:
+        """The IDs a to-many relationship refers to, in order."""
+        link = self.relationships.get(name)
+        return [r["id"] for r in link] if isinstance(link, list) else []
+
+    def link(self, name: str, rtype: str, rid: uuid.UUID | None) -> None:
+        self.relationships[name] = ref(rtype, rid) if rid is not None else None
+
+    def link_many(self, name: str, rtype: str, ids: Iterable[uuid.UUID]) -> None:
+        self.relationships[name] = [ref(rtype, i) for i in ids]
+
+    def set(self, **values: Any) -> None:
+        """Change attributes (by field name); the result is validated against the model."""
+        self.attributes = changed(self.attributes, values)
+
+
+def new(
+    rtype: str,
+    model: type[A],
+    values: Mapping[str, Any] | None = None,
+    rid: uuid.UUID | None = None,
+) -> Record[A]:
+    """A record of a new resource; `values` by field name over blank attributes."""
+    return Record(rid or uuid.uuid4(), rtype, stored(model, values))
+
+
+def stock_id(listing_id: uuid.UUID) -> uuid.UUID:
+    """A listing's stock is a resource of its own, one per listing."""
+    return uuid.uuid5(listing_id, "stock")
+
+
+def abbreviation(first_name: str | None, last_name: str | None) -> str:
+    return ((first_name or "")[:1] + (last_name or "")[:1]).upper()
+
+
+def new_user(
+    email: str,
+    first_name: str,
+    last_name: str,
+    display_name: str | None = None,
+    **values: Any,
+) -> Record[CurrentUserAttributes]:
+    """A user, as signing up makes one; `values` are more attributes by field name, and
+    profile fields (`bio`, `public_data`, ...) go into the profile."""
+    profile_fields = CurrentUserAttributes.model_fields["profile"].annotation
+    assert isinstance(profile_fields, type) and issubclass(profile_fields, BaseModel)
+    profile = {k: values.pop(k) for k in list(values) if k in profile_fields.model_fields}
+    profile.update(
+        first_name=first_name,
+        last_name=last_name,
+        display_name=display_name or f"{first_name} {last_name[:1]}",
+        abbreviated_name=abbreviation(first_name, last_name),
     )
-
-    @property
-    def abbreviated_name(self) -> str:
-        return (self.first_name[:1] + self.last_name[:1]).upper()
+    attributes = {
+        "email": email.lower(),
+        "created_at": now(),
+        "state": "active",
+        "permissions": {"postListings": "permission/allow", "read": "permission/allow"},
+        **values,
+        "profile": stored(profile_fields, profile),
+    }
+    user = new("user", CurrentUserAttributes, attributes)
+    user.link("marketplace", "marketplace", MARKETPLACE_ID)
+    user.link("profileImage", "image", None)
+    return user
 
 
 @dataclass
-class Image:
-    id: uuid.UUID
+class Blob:
+    """Bytes the API keeps but does not show as attributes: an image's, a file's."""
+
     content: bytes
     content_type: str
     width: int = 0
     height: int = 0
-    owner_id: uuid.UUID | None = None
-
-
-@dataclass
-class Listing:
-    id: uuid.UUID
-    author_id: uuid.UUID
-    title: str
-    description: str = ""
-    geolocation: LatLng | None = None
-    price: Money | None = None
-    state: str = "published"
-    created_at: dt.datetime = field(default_factory=now)
-    availability_plan: dict[str, Any] | None = None
-    public_data: dict[str, Any] = field(default_factory=dict)
-    private_data: dict[str, Any] = field(default_factory=dict)
-    metadata: dict[str, Any] = field(default_factory=dict)
-    image_ids: list[uuid.UUID] = field(default_factory=list)
-    deleted: bool = False
-    stock: int | None = None
-
-
-@dataclass
-class AvailabilityException:
-    id: uuid.UUID
-    listing_id: uuid.UUID
-    start: dt.datetime
-    end: dt.datetime
-    seats: int
-
-
-@dataclass
-class StockAdjustment:
-    id: uuid.UUID
-    listing_id: uuid.UUID
-    quantity: int
-    at: dt.datetime = field(default_factory=now)
-
-
-@dataclass
-class Transaction:
-    id: uuid.UUID
-    listing_id: uuid.UUID
-    customer_id: uuid.UUID
-    provider_id: uuid.UUID
-    process_name: str
-    process_version: int
-    last_transition: str
-    created_at: dt.datetime = field(default_factory=now)
-    transitions: list[dict[str, Any]] = field(default_factory=list)
-    line_items: list[dict[str, Any]] = field(default_factory=list)
-    protected_data: dict[str, Any] = field(default_factory=dict)
-    metadata: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def last_transitioned_at(self) -> dt.datetime:
-        return self.transitions[-1]["createdAt"] if self.transitions else self.created_at
-
-
-@dataclass
-class Event:
-    id: uuid.UUID
-    sequence_id: int
-    created_at: dt.datetime
-    event_type: str
-    source: str
-    resource_id: uuid.UUID
-    resource_type: str
-    resource: dict[str, Any] | None
-    previous_values: dict[str, Any] | None
-    audit_data: dict[str, Any]
 
 
 @dataclass
@@ -142,17 +152,26 @@ class Grant:
     is_logged_in_as: bool = False
 
 
+def _marketplace() -> Record[MarketplaceAttributes]:
+    values = {"name": "Fake Marketplace", "description": "An in-memory marketplace"}
+    return new("marketplace", MarketplaceAttributes, values, MARKETPLACE_ID)
+
+
 @dataclass
 class State:
-    marketplace_id: uuid.UUID = field(default_factory=lambda: uuid.UUID(int=1))
-    marketplace_name: str = "Fake Marketplace"
-    users: dict[uuid.UUID, User] = field(default_factory=dict)
-    listings: dict[uuid.UUID, Listing] = field(default_factory=dict)
-    images: dict[uuid.UUID, Image] = field(default_factory=dict)
-    exceptions: dict[uuid.UUID, AvailabilityException] = field(default_factory=dict)
-    adjustments: dict[uuid.UUID, StockAdjustment] = field(default_factory=dict)
-    transactions: dict[uuid.UUID, Transaction] = field(default_factory=dict)
-    events: list[Event] = field(default_factory=list)
+    marketplace: Record[MarketplaceAttributes] = field(default_factory=_marketplace)
+    users: dict[uuid.UUID, Record[CurrentUserAttributes]] = field(default_factory=dict)
+    listings: dict[uuid.UUID, Record[ListingAttributes]] = field(default_factory=dict)
+    images: dict[uuid.UUID, Record[ImageAttributes]] = field(default_factory=dict)
+    stocks: dict[uuid.UUID, Record[StockAttributes]] = field(default_factory=dict)
+    exceptions: dict[uuid.UUID, Record[AvailabilityExceptionAttributes]] = field(
+        default_factory=dict
+    )
+    adjustments: dict[uuid.UUID, Record[StockAdjustmentAttributes]] = field(default_factory=dict)
+    transactions: dict[uuid.UUID, Record[TransactionAttributes]] = field(default_factory=dict)
+    events: list[Record[EventAttributes]] = field(default_factory=list)
+    passwords: dict[uuid.UUID, str] = field(default_factory=dict)
+    blobs: dict[uuid.UUID, Blob] = field(default_factory=dict)
     access_tokens: dict[str, Grant] = field(default_factory=dict)
     refresh_tokens: dict[str, Grant] = field(default_factory=dict)
     login_as_codes: dict[str, uuid.UUID] = field(default_factory=dict)
@@ -160,8 +179,29 @@ class State:
     lock: threading.RLock = field(default_factory=threading.RLock)
     _sequence: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
-    def user_by_email(self, email: str) -> User | None:
-        return next((u for u in self.users.values() if u.email == email.lower()), None)
+    @property
+    def marketplace_id(self) -> uuid.UUID:
+        return self.marketplace.id
+
+    def tables(self) -> dict[str, Mapping[uuid.UUID, Record[Any]]]:
+        """Every kind of stored record, by the type it is stored as."""
+        return {
+            "marketplace": {self.marketplace.id: self.marketplace},
+            "user": self.users,
+            "listing": self.listings,
+            "image": self.images,
+            "stock": self.stocks,
+            "availabilityException": self.exceptions,
+            "stockAdjustment": self.adjustments,
+            "transaction": self.transactions,
+        }
+
+    def find(self, stored_type: str, rid: uuid.UUID) -> Record[Any] | None:
+        return self.tables().get(stored_type, {}).get(rid)
+
+    def user_by_email(self, email: str) -> Record[CurrentUserAttributes] | None:
+        wanted = email.lower()
+        return next((u for u in self.users.values() if u.attributes.email == wanted), None)
 
     def issue(self, grant: Grant, *, refreshable: bool) -> dict[str, Any]:
         """Store a grant under fresh tokens; the token response of the Authentication API."""
@@ -191,22 +231,24 @@ class State:
         user_id: uuid.UUID | None,
         client_id: str,
     ) -> None:
-        self.events.append(
-            Event(
-                id=uuid.uuid4(),
-                sequence_id=next(self._sequence),
-                created_at=now(),
-                event_type=event_type,
-                source=source,
-                resource_id=resource_id,
-                resource_type=resource_type,
-                resource=resource,
-                previous_values=previous,
-                audit_data={
-                    "userId": user_id,
-                    "adminId": None,
-                    "requestId": uuid.uuid4(),
-                    "clientId": client_id,
-                },
-            )
-        )
+        """Append an event; `resource` and `previous` are kept exactly as rendered."""
+        values: dict[str, Any] = {
+            "sequence_id": next(self._sequence),
+            "created_at": now(),
+            "event_type": event_type,
+            "source": source,
+            "resource_id": resource_id,
+            "resource_type": resource_type,
+            "marketplace_id": self.marketplace.id,
+            "resource": resource,
+            "previous_values": previous,
+            "audit_data": {
+                "userId": user_id,
+                "adminId": None,
+                "requestId": uuid.uuid4(),
+                "clientId": client_id,
+            },
+        }
+        # Constructed, not validated: the resource stays as it was rendered, to the byte.
+        attributes = EventAttributes.model_construct(**values)
+        self.events.append(Record(uuid.uuid4(), "event", attributes))

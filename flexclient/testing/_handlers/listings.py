@@ -1,0 +1,234 @@
+"""`listings` and `own_listings`: search, show, create, update, and the listing's states."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from flexclient._endpoints import IntegrationEndpoints as Integ
+from flexclient._endpoints import MarketplaceEndpoints as Market
+from flexclient.models import ListingAttributes
+from flexclient.testing import _state as s
+from flexclient.testing._call import ApiFailure, Call, invalid, not_found
+from flexclient.testing._handlers._lookup import (
+    filter_extended,
+    floats,
+    ids,
+    listing,
+    price_range,
+    user,
+    words,
+)
+from flexclient.testing._routes import Handler, handles
+
+Listing = s.Record[ListingAttributes]
+SORTABLE = ("createdAt", "price")
+
+
+def _query(c: Call, listings: list[Listing], *, own: bool) -> dict[str, Any]:
+    if "keywords" in c.params and "origin" in c.params:
+        raise ApiFailure(
+            400,
+            "validation-invalid-params",
+            "keywords and origin cannot be combined",
+            ["query", "keywords"],
+        )
+    wanted = c.q("ids", ids)
+    author = c.q("authorId", uuid.UUID)
+    states = c.q("states", words)
+    low, high = c.q("price", price_range) or (None, None)
+    bounds = c.q("bounds", floats(4))
+    c.q("origin", floats(2))
+    min_stock = c.q("minStock", int)
+    keywords = [w.lower() for w in c.params.get("keywords", "").split()]
+    result = [lst for lst in listings if not lst.attributes.deleted]
+    if not own and c.api == "marketplace":
+        result = [lst for lst in result if lst.attributes.state == "published"]
+    if wanted is not None:
+        result = [lst for lst in result if lst.id in wanted]
+    if author is not None:
+        result = [lst for lst in result if lst.one("author") == author]
+    if states is not None:
+        result = [lst for lst in result if lst.attributes.state in states]
+    if low is not None or high is not None:
+        result = [lst for lst in result if _priced_within(lst, low, high)]
+    if bounds is not None:
+        ne_lat, ne_lng, sw_lat, sw_lng = bounds
+        result = [
+            lst
+            for lst in result
+            if (point := lst.attributes.geolocation) is not None
+            and sw_lat <= point.lat <= ne_lat
+            and sw_lng <= point.lng <= ne_lng
+        ]
+    if min_stock is not None:
+        result = [lst for lst in result if _stock(c, lst) >= min_stock]
+    if keywords:
+        result = [lst for lst in result if all(w in _text(lst) for w in keywords)]
+    result = filter_extended(c, result)
+    sort = c.params.get("sort", "-createdAt")
+    field_name = sort.lstrip("-")
+    if field_name not in SORTABLE:
+        raise invalid("query", "sort", "sort by createdAt or price")
+
+    def sort_key(lst: Listing) -> Any:
+        if field_name == "createdAt":
+            return lst.attributes.created_at
+        return lst.attributes.price.amount if lst.attributes.price else -1
+
+    result.sort(key=sort_key, reverse=sort.startswith("-"))
+    return c.page(result, limited=not own)
+
+
+def _priced_within(lst: Listing, low: int | None, high: int | None) -> bool:
+    price = lst.attributes.price
+    return (
+        price is not None
+        and (low is None or price.amount >= low)
+        and (high is None or price.amount < high)
+    )
+
+
+def _stock(c: Call, lst: Listing) -> int:
+    stock = c.state.stocks.get(s.stock_id(lst.id))
+    return (stock.attributes.quantity or 0) if stock is not None else 0
+
+
+def _text(lst: Listing) -> str:
+    return f"{lst.attributes.title} {lst.attributes.description}".lower()
+
+
+@handles(Market.listings.cls.query, Integ.listings.cls.query, extended_data_filters=True)
+def query(c: Call) -> dict[str, Any]:
+    return _query(c, list(c.state.listings.values()), own=False)
+
+
+@handles(Market.listings.cls.show, Integ.listings.cls.show)
+def show(c: Call) -> dict[str, Any]:
+    found = listing(c, c.q_id())
+    published = found.attributes.state == "published"
+    if c.api == "marketplace" and not published and found.one("author") != c.grant.user_id:
+        raise not_found("Listing")
+    return c.one(found)
+
+
+@handles(Market.own_listings.cls.query, extended_data_filters=True)
+def own_query(c: Call) -> dict[str, Any]:
+    me = c.user().id
+    mine = [lst for lst in c.state.listings.values() if lst.one("author") == me]
+    return _query(c, mine, own=True)
+
+
+@handles(Market.own_listings.cls.show)
+def own_show(c: Call) -> dict[str, Any]:
+    return c.one(listing(c, c.q_id(), own=True))
+
+
+def _write(c: Call, target: Listing) -> None:
+    """The body's listing fields (by the listing model) and images, written to `target`."""
+    if "title" in c.body and not (c.b("title", str) or "").strip():
+        raise invalid("body", "title", "must not be empty")
+    target.attributes = c.write(target.attributes, only=_writable(c))
+    if "images" in c.body:
+        images = c.b("images", list) or []
+        try:
+            image_ids = [uuid.UUID(str(i)) for i in images]
+        except ValueError as exc:
+            raise invalid("body", "images", "not image ids") from exc
+        if any(i not in c.state.images for i in image_ids):
+            raise invalid("body", "images", "no such image")
+        target.link_many("images", "image", image_ids)
+
+
+def _writable(c: Call) -> set[str]:
+    # The listing's state changes only through its own endpoints (publish, close, ...).
+    return set(c.body) - {"state"}
+
+
+def _create(c: Call, author: s.Record[Any], state: str) -> dict[str, Any]:
+    made = s.new("listing", ListingAttributes, {"state": state, "created_at": s.now()})
+    made.link("marketplace", "marketplace", s.MARKETPLACE_ID)
+    made.link("author", "user", author.id)
+    made.link_many("images", "image", [])
+    made.link("currentStock", "stock", None)
+    c.b("title", str, required=True)
+    _write(c, made)
+    c.state.listings[made.id] = made
+    c.emit("listing/created", made, None)
+    return c.one(made)
+
+
+@handles(Market.own_listings.cls.create)
+def own_create(c: Call) -> dict[str, Any]:
+    return _create(c, c.user(), "published")
+
+
+@handles(Market.own_listings.cls.create_draft)
+def own_create_draft(c: Call) -> dict[str, Any]:
+    return _create(c, c.user(), "draft")
+
+
+def _update(c: Call, target: Listing) -> dict[str, Any]:
+    before = c.snapshot(target)
+    _write(c, target)
+    c.emit("listing/updated", target, before)
+    return c.one(target)
+
+
+@handles(Market.own_listings.cls.update)
+def own_update(c: Call) -> dict[str, Any]:
+    return _update(c, listing(c, c.b_id(), own=True))
+
+
+@handles(Market.own_listings.cls.add_image)
+def own_add_image(c: Call) -> dict[str, Any]:
+    target = listing(c, c.b_id(), own=True)
+    image_id = c.b_id("imageId")
+    if image_id not in c.state.images:
+        raise invalid("body", "imageId", "no such image")
+    before = c.snapshot(target)
+    target.link_many("images", "image", [*target.many("images"), image_id])
+    c.emit("listing/updated", target, before)
+    return c.one(target)
+
+
+def _state_change(from_states: tuple[str, ...], to: str, *, own: bool) -> Handler:
+    """A handler that moves a listing from one of `from_states` to `to`."""
+
+    def handler(c: Call) -> dict[str, Any]:
+        target = listing(c, c.b_id(), own=own)
+        if target.attributes.state not in from_states:
+            raise ApiFailure(
+                409,
+                "listing-invalid-state",
+                f"A {target.attributes.state} listing cannot become {to}",
+            )
+        before = c.snapshot(target)
+        target.set(state=to)
+        c.emit("listing/updated", target, before)
+        return c.one(target)
+
+    return handler
+
+
+# The listing's state machine: which endpoint moves it from which states to which.
+handles(Market.own_listings.cls.publish_draft)(_state_change(("draft",), "published", own=True))
+handles(Market.own_listings.cls.open)(_state_change(("closed",), "published", own=True))
+handles(Market.own_listings.cls.close)(_state_change(("published",), "closed", own=True))
+handles(Integ.listings.cls.approve)(_state_change(("pendingApproval",), "published", own=False))
+handles(Integ.listings.cls.open)(_state_change(("closed",), "published", own=False))
+handles(Integ.listings.cls.close)(_state_change(("published",), "closed", own=False))
+
+
+@handles(Integ.listings.cls.create)
+def integ_create(c: Call) -> dict[str, Any]:
+    author = user(c, c.b_id("authorId"))
+    state = c.b("state", str) or "published"
+    if state not in ("published", "pendingApproval"):
+        raise invalid("body", "state", "published or pendingApproval")
+    return _create(c, author, state)
+
+
+@handles(Integ.listings.cls.update)
+def integ_update(c: Call) -> dict[str, Any]:
+    return _update(c, listing(c, c.b_id()))

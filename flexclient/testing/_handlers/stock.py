@@ -1,0 +1,90 @@
+"""`stock` and `stock_adjustments`: a listing's quantity, and every change to it."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from flexclient._endpoints import IntegrationEndpoints as Integ
+from flexclient._endpoints import MarketplaceEndpoints as Market
+from flexclient.models import ListingAttributes, StockAdjustmentAttributes, StockAttributes
+from flexclient.testing import _state as s
+from flexclient.testing._call import ApiFailure, Call, invalid
+from flexclient.testing._handlers._lookup import own_or_any_listing, time
+from flexclient.testing._routes import handles
+
+
+def quantity(state: s.State, listing_id: uuid.UUID) -> int | None:
+    """A listing's stock, None when it has none."""
+    stock = state.stocks.get(s.stock_id(listing_id))
+    return stock.attributes.quantity if stock is not None else None
+
+
+def set_quantity(
+    state: s.State, listing: s.Record[ListingAttributes], total: int
+) -> s.Record[StockAttributes]:
+    sid = s.stock_id(listing.id)
+    stock = state.stocks.get(sid)
+    if stock is None:
+        stock = state.stocks[sid] = s.new("stock", StockAttributes, rid=sid)
+        listing.link("currentStock", "stock", sid)
+    stock.set(quantity=total)
+    return stock
+
+
+def adjust(
+    state: s.State, listing: s.Record[ListingAttributes], change: int
+) -> s.Record[StockAdjustmentAttributes]:
+    """Record a change of stock and apply it."""
+    made = s.new("stockAdjustment", StockAdjustmentAttributes, {"at": s.now(), "quantity": change})
+    made.link("listing", "listing", listing.id)
+    state.adjustments[made.id] = made
+    set_quantity(state, listing, (quantity(state, listing.id) or 0) + change)
+    return made
+
+
+@handles(Market.stock.cls.compare_and_set, Integ.stock.cls.compare_and_set)
+def compare_and_set(c: Call) -> dict[str, Any]:
+    target = own_or_any_listing(c, c.b_id("listingId"))
+    old = c.body.get("oldTotal")
+    new = c.b("newTotal", int, required=True)
+    assert new is not None
+    if new < 0:
+        raise invalid("body", "newTotal", "must not be negative")
+    if old != quantity(c.state, target.id):
+        raise ApiFailure(409, "conflict", "oldTotal does not match the current stock")
+    before = c.snapshot(target)
+    adjust(c.state, target, new - (quantity(c.state, target.id) or 0))
+    c.emit("listing/updated", target, before)
+    return c.one(set_quantity(c.state, target, new))
+
+
+@handles(Market.stock_adjustments.cls.create, Integ.stock_adjustments.cls.create)
+def adjustments_create(c: Call) -> dict[str, Any]:
+    target = own_or_any_listing(c, c.b_id("listingId"))
+    change = c.b("quantity", int, required=True)
+    assert change is not None
+    if (quantity(c.state, target.id) or 0) + change < 0:
+        raise ApiFailure(409, "conflict", "Stock cannot go below zero")
+    before = c.snapshot(target)
+    made = adjust(c.state, target, change)
+    c.emit("listing/updated", target, before)
+    return c.one(made)
+
+
+@handles(Market.stock_adjustments.cls.query, Integ.stock_adjustments.cls.query)
+def adjustments_query(c: Call) -> dict[str, Any]:
+    target = own_or_any_listing(c, c.q("listingId", uuid.UUID, required=True) or uuid.UUID(int=0))
+    start, end = c.q("start", time, required=True), c.q("end", time, required=True)
+    assert start is not None and end is not None
+    found = [
+        a
+        for a in c.state.adjustments.values()
+        if a.one("listing") == target.id and start <= _at(a) < end
+    ]
+    found.sort(key=_at)
+    return c.page(found)
+
+
+def _at(a: s.Record[StockAdjustmentAttributes]) -> Any:
+    return a.attributes.at

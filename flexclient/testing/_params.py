@@ -1,0 +1,283 @@
+"""An endpoint's parameters as the endpoint table declares them, checked as the API checks them.
+
+Each endpoint names its parameter type (`Command[OwnListingCreateParams, OwnListing]`); when
+that is a TypedDict of `flexclient.params`, its keys are the keys the endpoint takes, its
+`Required` ones the keys it needs, and its annotations the types of their values. The fake
+reads all of that from the TypedDict, so a parameter is described once. An endpoint declared
+with the untyped `Params` takes any key, and its handler checks what it reads.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import types
+import typing
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, NotRequired, Required
+
+from flexclient._endpoint import Endpoint
+from flexclient._types import LatLng, LatLngBounds, Money
+from flexclient._values import parse
+from flexclient.params import Id
+
+
+class Invalid(ValueError):
+    """A value of the wrong type; `path` is where, below the parameter."""
+
+    def __init__(self, why: str, path: tuple[str, ...] = ()) -> None:
+        super().__init__(why)
+        self.path = path
+
+
+class Unknown(ValueError):
+    """A key the endpoint does not take; `path` is the map it was found in."""
+
+    def __init__(self, key: str, path: tuple[str, ...] = ()) -> None:
+        super().__init__(key)
+        self.key, self.path = key, path
+
+
+class Missing(ValueError):
+    """A key the endpoint needs and did not get; `path` is the map it was missing from."""
+
+    def __init__(self, key: str, path: tuple[str, ...] = ()) -> None:
+        super().__init__(key)
+        self.key, self.path = key, path
+
+
+@dataclass(frozen=True)
+class Spec:
+    """The keys of a parameter TypedDict: each key's type, and which keys are required."""
+
+    hints: dict[str, Any]
+    required: frozenset[str]
+
+
+def endpoint_types(endpoint: Endpoint[Any, Any]) -> tuple[Any, Any]:
+    """The parameter type and the data type an endpoint was declared with."""
+    declared = getattr(endpoint, "__orig_class__", None)
+    args = typing.get_args(declared)
+    return (args[0], args[1]) if len(args) == 2 else (Mapping[str, object], Any)
+
+
+def spec_of(kind: Any) -> Spec | None:
+    """The keys of a TypedDict; None for any other type (an untyped mapping)."""
+    if not typing.is_typeddict(kind):
+        return None
+    hints = typing.get_type_hints(kind, include_extras=True)
+    # `__required_keys__` misses Required/NotRequired written as strings (this package uses
+    # `from __future__ import annotations`) before Python 3.12: the markers decide here.
+    required = set(kind.__required_keys__)
+    for key, hint in hints.items():
+        origin = typing.get_origin(hint)
+        if origin is Required:
+            required.add(key)
+        elif origin is NotRequired:
+            required.discard(key)
+    return Spec({k: _bare(h) for k, h in hints.items()}, frozenset(required))
+
+
+def _bare(hint: Any) -> Any:
+    while typing.get_origin(hint) in (Required, NotRequired, typing.Annotated):
+        hint = typing.get_args(hint)[0]
+    return hint
+
+
+def _members(hint: Any) -> tuple[Any, ...] | None:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return typing.get_args(hint)
+    return None
+
+
+def _kind_name(hint: Any) -> str:
+    return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
+
+
+# --- values of a body (decoded JSON or Transit) -------------------------------------------
+
+
+def from_body(value: Any, hint: Any, path: tuple[str, ...] = ()) -> Any:
+    """`value` as the type `hint` names, converted from its JSON form where it has one (a
+    UUID's string, money's map, an ISO timestamp); `Invalid` if it is not of that type."""
+    hint = _bare(hint)
+    if hint is Any or hint is object:
+        return value
+    if hint is type(None):
+        if value is None:
+            return None
+        raise Invalid("expected null", path)
+    members = _members(hint)
+    if members is not None:
+        if value is None and type(None) in members:
+            return None
+        if set(members) == set(typing.get_args(Id)):  # an ID is a UUID, given as one or as text
+            return from_body(value, uuid.UUID, path)
+        failure: Invalid | None = None
+        for member in members:
+            if member is type(None):
+                continue
+            try:
+                return from_body(value, member, path)
+            except Invalid as exc:
+                failure = failure or exc
+        raise failure or Invalid("unexpected value", path)
+    origin = typing.get_origin(hint)
+    if origin is Literal:
+        if value in typing.get_args(hint):
+            return value
+        raise Invalid(f"one of {', '.join(map(str, typing.get_args(hint)))}", path)
+    if typing.is_typeddict(hint):
+        spec = spec_of(hint)
+        assert spec is not None
+        if not isinstance(value, Mapping):
+            raise Invalid("expected a map", path)
+        return checked(value, spec, path)
+    if origin in (dict, Mapping) or hint in (dict, Mapping):
+        if not isinstance(value, Mapping):
+            raise Invalid("expected a map", path)
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is not Any:
+            return {k: from_body(v, args[1], (*path, str(k))) for k, v in value.items()}
+        return dict(value)
+    if origin in (list, Sequence) or hint in (list, Sequence):
+        if isinstance(value, str | bytes) or not isinstance(value, list | tuple):
+            raise Invalid("expected a list", path)
+        args = typing.get_args(hint)
+        each = args[0] if args else Any
+        return [from_body(v, each, (*path, str(i))) for i, v in enumerate(value)]
+    return _scalar(value, hint, path)
+
+
+def _scalar(value: Any, hint: Any, path: tuple[str, ...]) -> Any:
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+    elif hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif hint is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    elif hint is str:
+        if isinstance(value, str):
+            return value
+    elif hint is uuid.UUID:
+        if isinstance(value, uuid.UUID):
+            return value
+        if isinstance(value, str):
+            try:
+                return uuid.UUID(value)
+            except ValueError:
+                pass
+    elif hint is Money:
+        if isinstance(value, Money):
+            return value
+        if isinstance(value, Mapping) and set(value) == {"amount", "currency"}:
+            try:
+                return Money(value["amount"], value["currency"])
+            except ValueError:
+                pass
+    elif hint is LatLng:
+        if isinstance(value, LatLng):
+            return value
+        if isinstance(value, Mapping) and set(value) == {"lat", "lng"}:
+            try:
+                return LatLng(value["lat"], value["lng"])
+            except ValueError:
+                pass
+    elif hint is dt.datetime:
+        if isinstance(value, dt.datetime) and value.tzinfo is not None:
+            return value
+        if isinstance(value, str):
+            try:
+                return parse("date", value)
+            except ValueError:
+                pass
+    elif hint is decimal.Decimal:
+        if isinstance(value, decimal.Decimal):
+            return value
+        if isinstance(value, int | float | str) and not isinstance(value, bool):
+            try:
+                return decimal.Decimal(str(value))
+            except decimal.InvalidOperation:
+                pass
+    elif isinstance(hint, type):
+        if isinstance(value, hint):
+            return value
+    else:
+        return value  # a type this module does not know: the handler checks it
+    raise Invalid(f"expected {_kind_name(hint)}", path)
+
+
+def checked(body: Mapping[str, Any], spec: Spec, path: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A map checked against a TypedDict's keys: every required key present, no other key,
+    each value of its type (converted). Raises `Unknown`, `Missing` or `Invalid`. A null
+    value of an optional key stands for the key left out, as the handlers read it."""
+    for key in body:
+        if key not in spec.hints:
+            raise Unknown(str(key), path)
+    for key in sorted(spec.required):
+        if body.get(key) is None and not _nullable(spec.hints[key]):
+            raise Missing(key, path)
+    return {
+        key: None if value is None else from_body(value, spec.hints[key], (*path, key))
+        for key, value in body.items()
+    }
+
+
+def _nullable(hint: Any) -> bool:
+    members = _members(hint)
+    return hint is Any or (members is not None and type(None) in members)
+
+
+# --- values of a query string --------------------------------------------------------------
+
+
+def from_text(text: str, hint: Any) -> Any:
+    """A query-string value as the type `hint` names, as the SDKs write each type (lists
+    comma-joined, UUIDs and timestamps as text, a location as `lat,lng`); ValueError if the
+    text is no such value."""
+    hint = _bare(hint)
+    members = _members(hint)
+    if members is not None:
+        if set(members) == set(typing.get_args(Id)):
+            return from_text(text, uuid.UUID)
+        failure: ValueError | None = None
+        for member in members:
+            if member is type(None):
+                continue
+            try:
+                return from_text(text, member)
+            except ValueError as exc:
+                failure = failure or exc
+        raise failure or ValueError(text)
+    origin = typing.get_origin(hint)
+    if origin is Literal:
+        if text in typing.get_args(hint):
+            return text
+        raise ValueError(f"one of {', '.join(map(str, typing.get_args(hint)))}")
+    if origin in (list, Sequence) or hint in (list, Sequence):
+        args = typing.get_args(hint)
+        return [from_text(part, args[0] if args else str) for part in text.split(",")]
+    if hint is bool:
+        if text in ("true", "false"):
+            return text == "true"
+        raise ValueError("true or false")
+    if hint is int:
+        return int(text)
+    if hint is float:
+        return float(text)
+    if hint is uuid.UUID:
+        return parse("uuid", text)
+    if hint is LatLng:
+        return parse("latlng", text)
+    if hint is LatLngBounds:
+        return parse("bounds", text)
+    if hint is dt.datetime:
+        return parse("date", text)
+    if hint is decimal.Decimal:
+        return parse("decimal", text)
+    return text
