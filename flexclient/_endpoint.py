@@ -1,33 +1,70 @@
-"""The three kinds of endpoint method: queries, commands and uploads.
+"""The kinds of endpoint method: queries, list queries, commands and uploads.
 
 An endpoint is declared once, as a class attribute of its group in `flexclient._endpoints`
-(`query = Query[ListingsQueryParams, list[Listing]]("listings/query")`); reading it from a
-group of a client gives a callable bound to that client. The type parameters are the
-parameters the method takes and the `data` of the envelope it returns; they exist for the type
-checker only, since responses are typed by each resource's own `type`.
+(`query = ListQuery[ListingsQueryParams, Listing]("listings/query")`); reading it from a
+group of a client gives a callable bound to that client. The type arguments are the
+parameters the method takes (a TypedDict of `flexclient.params`) and the `data` of the
+envelope it returns; `Endpoint.params_type` and `Endpoint.data_type` read them back.
+
+Each kind comes in two forms, and the table says which one an endpoint is:
+
+| kind | first argument optional | first argument required (the endpoint needs keys) |
+|---|---|---|
+| GET, one resource | `Query` | `RequiredQuery` |
+| GET, a list, page by page | `ListQuery` | `RequiredListQuery` |
+| POST | `Command` | `RequiredCommand` |
+| multipart POST | | `Upload` |
+
+The first argument is typed as the TypedDict itself (not `P | None`), so that mypy and
+pyright name a wrong key, a wrong value or a missing key; a method whose endpoint needs
+keys cannot be called without them. Keys of the API's open families (`pub_*`, `meta_*`,
+`priv_*`, `prot_*`, `fields.*`, `imageVariant.*`, `limit.*`) go in the keyword `custom=`,
+which any method takes: they are checked to be of those families and joined to the query
+parameters. At run time any mapping is accepted as the parameters.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Literal, Self, TypedDict, TypeVar, overload
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    Self,
+    TypedDict,
+    TypeVar,
+    get_args,
+    overload,
+)
 
 from requests.structures import CaseInsensitiveDict
 
 from flexclient import _pages
+from flexclient._checks import check_call, with_custom
 from flexclient._errors import ParameterError
 from flexclient._multipart import ProgressCallback, UploadProgress
 from flexclient.models import Envelope
+from flexclient.params import CommandQueryParams
 
 if TYPE_CHECKING:
     from flexclient._client import BaseClient
 
-P = TypeVar("P", bound=Mapping[str, object])
+P = TypeVar("P", bound=Mapping[str, Any])
 D = TypeVar("D")
 T = TypeVar("T")
+R = TypeVar("R")
 
 Kind = Literal["query", "command", "upload"]
+Timeout = float | tuple[float, float]
+Custom = Mapping[str, object]
+"""Keys of the API's open families: `{"pub_category": "road", "imageVariant.x": ...}`."""
+
+# The default of an optional first argument: typed Any so that the argument itself keeps its
+# TypedDict type (a `P | None` parameter would hide the TypedDict's own messages).
+_OMITTED: Any = None
 
 
 @dataclass(frozen=True)
@@ -59,12 +96,12 @@ class RequestOptions(TypedDict, total=False):
 
     on_upload_progress: Callable[[UploadProgress], object]
     progress_bar: bool
-    timeout: float | tuple[float, float]
+    timeout: Timeout
     deadline: float
 
 
 Params = Mapping[str, object]
-"""Parameters of any endpoint, keys as the API spells them."""
+"""Parameters of any endpoint, keys as the API spells them (what the run time accepts)."""
 
 
 class Group:
@@ -112,7 +149,9 @@ def group(cls: type[G]) -> GroupSlot[G]:
 class Endpoint(Generic[P, D]):
     """An endpoint of a group; see the module docstring."""
 
-    kind: Kind = "query"
+    kind: ClassVar[Kind] = "query"
+    params_required: ClassVar[bool] = False
+    """True when the method's first argument is required (the endpoint needs keys)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -124,11 +163,33 @@ class Endpoint(Generic[P, D]):
     def __repr__(self) -> str:
         return f"<{self.kind} {self.path}>"
 
+    def _declared(self) -> tuple[Any, ...]:
+        return get_args(getattr(self, "__orig_class__", None))
+
+    @property
+    def params_type(self) -> Any:
+        """The TypedDict of the parameters (query parameters of a query, body of a
+        command) the endpoint was declared with."""
+        declared = self._declared()
+        return declared[0] if declared else Params
+
+    @property
+    def query_params_type(self) -> Any:
+        """The TypedDict of the query parameters: the parameters of a query, and the shared
+        `CommandQueryParams` (`expand`, `include`, `fields.*`) of a command."""
+        return self.params_type if self.kind == "query" else CommandQueryParams
+
+    @property
+    def data_type(self) -> Any:
+        """The `data` of the envelope it answers: a model, or `list[...]` of one."""
+        declared = self._declared()
+        return declared[1] if declared else Any
+
 
 class Query(Endpoint[P, D]):
-    """A GET endpoint: `method(params)`."""
+    """A GET endpoint: `method(params)`, with `params` optional."""
 
-    kind: Kind = "query"
+    kind: ClassVar[Kind] = "query"
 
     @overload
     def __get__(self, group: None, owner: type) -> Self: ...
@@ -140,14 +201,32 @@ class Query(Endpoint[P, D]):
         return BoundQuery(group._client, self)
 
 
-R = TypeVar("R")
+class RequiredQuery(Query[P, D]):
+    """A GET endpoint that needs parameters: `method(params)`."""
+
+    params_required: ClassVar[bool] = True
+
+    @overload
+    def __get__(self, group: None, owner: type) -> Self: ...
+    @overload
+    def __get__(self, group: Group, owner: type) -> BoundRequiredQuery[P, D]: ...
+    def __get__(self, group: Group | None, owner: type) -> Self | BoundRequiredQuery[P, D]:
+        if group is None:
+            return self
+        return BoundRequiredQuery(group._client, self)
 
 
 class ListQuery(Endpoint[P, R]):
     """A GET endpoint answering a list of resources of type R, page by page: `method(params)`,
-    `method.iter(params)`, `method.pages(params)`."""
+    `method.iter(params)`, `method.pages(params)`, with `params` optional."""
 
-    kind: Kind = "query"
+    kind: ClassVar[Kind] = "query"
+
+    @property
+    def data_type(self) -> Any:
+        """`list[...]` of the model of its resources."""
+        item = self._declared()[1:] or (Any,)
+        return list.__class_getitem__(item[0])
 
     @overload
     def __get__(self, group: None, owner: type) -> Self: ...
@@ -159,10 +238,25 @@ class ListQuery(Endpoint[P, R]):
         return BoundListQuery(group._client, self)
 
 
-class Command(Endpoint[P, D]):
-    """A POST endpoint: `method(body_params, query_params, opts)`."""
+class RequiredListQuery(ListQuery[P, R]):
+    """A list query that needs parameters (`timeslots.query` needs a listing and a period)."""
 
-    kind: Kind = "command"
+    params_required: ClassVar[bool] = True
+
+    @overload
+    def __get__(self, group: None, owner: type) -> Self: ...
+    @overload
+    def __get__(self, group: Group, owner: type) -> BoundRequiredListQuery[P, R]: ...
+    def __get__(self, group: Group | None, owner: type) -> Self | BoundRequiredListQuery[P, R]:
+        if group is None:
+            return self
+        return BoundRequiredListQuery(group._client, self)
+
+
+class Command(Endpoint[P, D]):
+    """A POST endpoint: `method(body_params, query_params, opts)`, all optional."""
+
+    kind: ClassVar[Kind] = "command"
 
     @overload
     def __get__(self, group: None, owner: type) -> Self: ...
@@ -174,10 +268,26 @@ class Command(Endpoint[P, D]):
         return BoundCommand(group._client, self)
 
 
+class RequiredCommand(Command[P, D]):
+    """A POST endpoint whose body has required keys: `body_params` must be given."""
+
+    params_required: ClassVar[bool] = True
+
+    @overload
+    def __get__(self, group: None, owner: type) -> Self: ...
+    @overload
+    def __get__(self, group: Group, owner: type) -> BoundRequiredCommand[P, D]: ...
+    def __get__(self, group: Group | None, owner: type) -> Self | BoundRequiredCommand[P, D]:
+        if group is None:
+            return self
+        return BoundRequiredCommand(group._client, self)
+
+
 class Upload(Command[P, D]):
     """A multipart POST endpoint; the file goes in the body parameter `image`."""
 
-    kind: Kind = "upload"
+    kind: ClassVar[Kind] = "upload"
+    params_required: ClassVar[bool] = True
 
     @overload
     def __get__(self, group: None, owner: type) -> Self: ...
@@ -187,6 +297,15 @@ class Upload(Command[P, D]):
         if group is None:
             return self
         return BoundUpload(group._client, self)
+
+
+def _options(timeout: Timeout | None, deadline: float | None) -> RequestOptions:
+    opts: RequestOptions = {}
+    if timeout is not None:
+        opts["timeout"] = timeout
+    if deadline is not None:
+        opts["deadline"] = deadline
+    return opts
 
 
 class BoundQuery(Generic[P, D]):
@@ -201,56 +320,121 @@ class BoundQuery(Generic[P, D]):
 
     def __call__(
         self,
-        params: P | None = None,
+        params: P = _OMITTED,
         /,
         *,
-        timeout: float | tuple[float, float] | None = None,
+        custom: Custom | None = None,
+        timeout: Timeout | None = None,
         deadline: float | None = None,
     ) -> Response[Envelope[D]]:
-        """Send the query; `params` are the query parameters, keys as the API spells them.
-        `timeout` overrides the client's for this call (seconds, or (connect, read)), and
-        `deadline` the seconds the whole call may take."""
-        opts: RequestOptions = {}
-        if timeout is not None:
-            opts["timeout"] = timeout
-        if deadline is not None:
-            opts["deadline"] = deadline
-        return self._client.call(self.endpoint, query=params, opts=opts)
+        """Send the query; `params` are the query parameters, keys as the API spells them,
+        and `custom` the keys of the open families (`pub_*`, `fields.*`, ...). `timeout`
+        overrides the client's for this call (seconds, or (connect, read)), and `deadline`
+        the seconds the whole call may take."""
+        return self._send(with_custom(params, custom), _options(timeout, deadline))
+
+    def _send(self, query: Params | None, opts: RequestOptions) -> Response[Envelope[D]]:
+        check_call(self.endpoint, query, None)
+        return self._client.call(self.endpoint, query=query, opts=opts)
+
+
+class BoundRequiredQuery(BoundQuery[P, D]):
+    """A query endpoint that needs parameters."""
+
+    def __call__(  # type: ignore[override]  # the one difference: `params` is required
+        self,
+        params: P,
+        /,
+        *,
+        custom: Custom | None = None,
+        timeout: Timeout | None = None,
+        deadline: float | None = None,
+    ) -> Response[Envelope[D]]:
+        """Send the query; see `BoundQuery.__call__`."""
+        return self._send(with_custom(params, custom), _options(timeout, deadline))
 
 
 class BoundListQuery(BoundQuery[P, list[R]], Generic[P, R]):
     """A query endpoint whose answer is a list; it can also walk every page.
 
-    >>> for listing in sdk.listings.query.iter({"pub_category": "road", "perPage": 100}):
+    >>> for listing in sdk.listings.query.iter({"perPage": 100}, custom={"pub_category": "road"}):
     ...     print(listing.attributes.title)  # doctest: +SKIP
     """
 
     def pages(
         self,
-        params: P | None = None,
+        params: P = _OMITTED,
         /,
         *,
+        custom: Custom | None = None,
         max_pages: int | None = None,
-        timeout: float | tuple[float, float] | None = None,
+        timeout: Timeout | None = None,
     ) -> Iterator[Response[Envelope[list[R]]]]:
         """The responses of successive pages, lazily, from `params["page"]` (or the first)
         to the last page, the query's pagination limit (with a `PaginationLimitWarning`
         when results remain), or `max_pages`. Every other parameter is kept."""
-        return _pages.pages(lambda p: self(p, timeout=timeout), params, max_pages)  # type: ignore[arg-type]
+        opts = _options(timeout, None)
+        return _pages.pages(lambda p: self._send(p, opts), with_custom(params, custom), max_pages)
 
     def iter(
         self,
-        params: P | None = None,
+        params: P = _OMITTED,
         /,
         *,
+        custom: Custom | None = None,
         max_items: int | None = None,
         progress: bool = False,
-        timeout: float | tuple[float, float] | None = None,
+        timeout: Timeout | None = None,
     ) -> Iterator[R]:
         """Every resource of every page, one by one, lazily, with its relationships
         resolved; at most `max_items`. `progress=True` shows a tqdm progress bar (extra
         `flexclient[progress]`)."""
-        return _pages.items(lambda p: self(p, timeout=timeout), params, max_items, progress)  # type: ignore[arg-type]
+        opts = _options(timeout, None)
+        query = with_custom(params, custom)
+        return _pages.items(lambda p: self._send(p, opts), query, max_items, progress)
+
+
+class BoundRequiredListQuery(BoundListQuery[P, R]):
+    """A list query endpoint that needs parameters; `iter` and `pages` need them too."""
+
+    def __call__(  # type: ignore[override]  # the one difference: `params` is required
+        self,
+        params: P,
+        /,
+        *,
+        custom: Custom | None = None,
+        timeout: Timeout | None = None,
+        deadline: float | None = None,
+    ) -> Response[Envelope[list[R]]]:
+        """Send the query; see `BoundQuery.__call__`."""
+        return self._send(with_custom(params, custom), _options(timeout, deadline))
+
+    def pages(  # type: ignore[override]
+        self,
+        params: P,
+        /,
+        *,
+        custom: Custom | None = None,
+        max_pages: int | None = None,
+        timeout: Timeout | None = None,
+    ) -> Iterator[Response[Envelope[list[R]]]]:
+        """See `BoundListQuery.pages`."""
+        return super().pages(params, custom=custom, max_pages=max_pages, timeout=timeout)
+
+    def iter(  # type: ignore[override]
+        self,
+        params: P,
+        /,
+        *,
+        custom: Custom | None = None,
+        max_items: int | None = None,
+        progress: bool = False,
+        timeout: Timeout | None = None,
+    ) -> Iterator[R]:
+        """See `BoundListQuery.iter`."""
+        return super().iter(
+            params, custom=custom, max_items=max_items, progress=progress, timeout=timeout
+        )
 
 
 class BoundCommand(Generic[P, D]):
@@ -265,30 +449,54 @@ class BoundCommand(Generic[P, D]):
 
     def __call__(
         self,
-        body_params: P | None = None,
-        query_params: Params | None = None,
-        opts: RequestOptions | None = None,
+        body_params: P = _OMITTED,
+        query_params: CommandQueryParams = _OMITTED,
+        opts: RequestOptions = _OMITTED,
         /,
         *,
-        timeout: float | tuple[float, float] | None = None,
+        custom: Custom | None = None,
+        timeout: Timeout | None = None,
         deadline: float | None = None,
     ) -> Response[Envelope[D]]:
         """Send the command. Pass `{"expand": True}` as query params to get the whole
         resource back rather than only its id and type.
 
         Per-call options go in `opts`, as in the official SDK, or as keywords: `timeout`
-        (seconds, or (connect, read)) and `deadline` (seconds for the whole call)."""
-        given: RequestOptions = {}
-        if timeout is not None:
-            given["timeout"] = timeout
-        if deadline is not None:
-            given["deadline"] = deadline
+        (seconds, or (connect, read)) and `deadline` (seconds for the whole call). `custom`
+        takes query keys of the open families (`fields.*`, `imageVariant.*`, `limit.*`)."""
+        return self._send(body_params, query_params, opts, custom, _options(timeout, deadline))
+
+    def _send(
+        self,
+        body: Params | None,
+        query: Params | None,
+        opts: RequestOptions | None,
+        custom: Custom | None,
+        keywords: RequestOptions,
+    ) -> Response[Envelope[D]]:
+        query = with_custom(query, custom, "query_params")
+        check_call(self.endpoint, query, body)
         return self._client.call(
-            self.endpoint,
-            body=body_params,
-            query=query_params,
-            opts=merged_options(opts, given),
+            self.endpoint, body=body, query=query, opts=merged_options(opts, keywords)
         )
+
+
+class BoundRequiredCommand(BoundCommand[P, D]):
+    """A command endpoint whose body has required keys."""
+
+    def __call__(  # type: ignore[override]  # the one difference: `body_params` is required
+        self,
+        body_params: P,
+        query_params: CommandQueryParams = _OMITTED,
+        opts: RequestOptions = _OMITTED,
+        /,
+        *,
+        custom: Custom | None = None,
+        timeout: Timeout | None = None,
+        deadline: float | None = None,
+    ) -> Response[Envelope[D]]:
+        """Send the command; see `BoundCommand.__call__`."""
+        return self._send(body_params, query_params, opts, custom, _options(timeout, deadline))
 
 
 class BoundUpload(BoundCommand[P, D]):
@@ -298,32 +506,27 @@ class BoundUpload(BoundCommand[P, D]):
     >>> sdk.images.upload({"image": "photo.jpg"}, {}, progress_bar=True)  # doctest: +SKIP
     """
 
-    def __call__(
+    def __call__(  # type: ignore[override]  # `body_params` (the file) is required
         self,
-        body_params: P | None = None,
-        query_params: Params | None = None,
-        opts: RequestOptions | None = None,
+        body_params: P,
+        query_params: CommandQueryParams = _OMITTED,
+        opts: RequestOptions = _OMITTED,
         /,
         *,
-        timeout: float | tuple[float, float] | None = None,
+        custom: Custom | None = None,
+        timeout: Timeout | None = None,
         deadline: float | None = None,
         on_upload_progress: Callable[[UploadProgress], object] | None = None,
         progress_bar: bool | None = None,
     ) -> Response[Envelope[D]]:
         """Upload. `on_upload_progress` is called with an `UploadProgress` (`.loaded`,
         `.total`) as the file is sent; `progress_bar=True` shows a tqdm bar."""
-        given: RequestOptions = {}
+        given = _options(timeout, deadline)
         if on_upload_progress is not None:
             given["on_upload_progress"] = on_upload_progress
         if progress_bar is not None:
             given["progress_bar"] = progress_bar
-        return super().__call__(
-            body_params,
-            query_params,
-            merged_options(opts, given),
-            timeout=timeout,
-            deadline=deadline,
-        )
+        return self._send(body_params, query_params, opts, custom, given)
 
 
 def merged_options(opts: RequestOptions | None, keywords: RequestOptions) -> RequestOptions:
@@ -345,7 +548,12 @@ __all__ = [
     "BoundCommand",
     "BoundListQuery",
     "BoundQuery",
+    "BoundRequiredCommand",
+    "BoundRequiredListQuery",
+    "BoundRequiredQuery",
+    "BoundUpload",
     "Command",
+    "Custom",
     "Endpoint",
     "Group",
     "GroupSlot",
@@ -354,6 +562,9 @@ __all__ = [
     "ProgressCallback",
     "Query",
     "RequestOptions",
+    "RequiredCommand",
+    "RequiredListQuery",
+    "RequiredQuery",
     "Response",
     "Upload",
     "group",

@@ -1,51 +1,149 @@
 """The endpoint table: every endpoint of both APIs, grouped as the API groups them.
 
-This is data. Each line names an endpoint's kind (Query: GET of one resource, ListQuery: GET
-of a list, page by page, Command: POST, Upload: multipart POST), the parameters it takes and
-the resource type of what it returns, and its path
-below the API's prefix (`/v1/api/` or `/v1/integration_api/`). Both clients are these groups
-plus the shared machinery in `flexclient._client`; `tests/test_endpoint_table.py` checks this
-table against the API's list of endpoints.
+This is data. Each line names an endpoint's kind, the TypedDict of the parameters it takes
+(`flexclient.params`), the model of what it returns (`flexclient.models`) and its path below
+the API's prefix (`/v1/api/` or `/v1/integration_api/`). The kinds (`flexclient._endpoint`):
+`Query` (GET of one resource), `ListQuery` (GET of a list, page by page), `Command` (POST),
+`Upload` (multipart POST); `RequiredQuery`, `RequiredListQuery` and `RequiredCommand` are
+those whose endpoint needs parameters, so that the method cannot be called without them.
+
+Every endpoint returns a typed model; the least documented ones say so in their model
+(`PasswordReset`: no attributes documented). Both clients are these groups plus the shared
+machinery in `flexclient._client`; `tests/test_endpoint_table.py` checks this table against
+the API's list of endpoints, and that its kinds agree with the TypedDicts' required keys.
 """
 
 from __future__ import annotations
 
-from flexclient._endpoint import Command, Group, ListQuery, Params, Query, Upload, group
+from flexclient._endpoint import (
+    Command,
+    Group,
+    ListQuery,
+    Query,
+    RequiredCommand,
+    RequiredListQuery,
+    RequiredQuery,
+    Upload,
+    group,
+)
 from flexclient.models import (
+    Asset,
     AvailabilityException,
     Booking,
     CurrentUser,
     Event,
+    File,
+    FileAttachment,
+    FileDownload,
+    FileUpload,
     Image,
     Listing,
     Marketplace,
     Message,
+    OwnFile,
+    OwnFileDownload,
     OwnListing,
+    PasswordReset,
     ProcessTransition,
-    Resource,
     Review,
     Stock,
     StockAdjustment,
     StockReservation,
+    StripeAccount,
+    StripeAccountLink,
+    StripeCustomer,
+    StripePerson,
+    StripeSetupIntent,
     TimeSlot,
     Transaction,
     User,
 )
 from flexclient.params import (
+    AvailabilityExceptionsCreateParams,
+    AvailabilityExceptionsDeleteParams,
+    AvailabilityExceptionsQueryParams,
+    BookingsQueryParams,
+    CurrentUserChangeEmailParams,
+    CurrentUserChangePasswordParams,
     CurrentUserCreateParams,
+    CurrentUserCreateStripeAccountParams,
+    CurrentUserCreateWithIdpParams,
+    CurrentUserDeleteParams,
+    CurrentUserDeleteStripeAccountParams,
+    CurrentUserSendVerificationEmailParams,
+    CurrentUserShowParams,
     CurrentUserUpdateProfileParams,
+    CurrentUserUpdateStripeAccountParams,
+    CurrentUserVerifyEmailParams,
     EventsQueryParams,
-    ListingCreateParams,
+    FileAttachmentsQueryParams,
+    FileDownloadsCreateParams,
+    FilesCreateParams,
+    FilesQueryParams,
+    FilesShowParams,
+    FileUploadsCreateParams,
+    ImagesUploadParams,
+    IntegrationListingsCreateParams,
+    IntegrationListingsQueryParams,
+    IntegrationListingsUpdateParams,
+    IntegrationTransactionsQueryParams,
+    IntegrationUsersShowParams,
+    IntegrationUsersUpdateProfileParams,
+    ListingsApproveParams,
+    ListingsCloseParams,
+    ListingsOpenParams,
     ListingsQueryParams,
-    ListingUpdateParams,
-    OwnListingCreateParams,
-    OwnListingUpdateParams,
-    ShowParams,
-    TransactionInitiateParams,
+    ListingsSearchParams,
+    ListingsShowParams,
+    MarketplaceShowParams,
+    MessagesQueryParams,
+    MessagesSendParams,
+    OwnFileDownloadsCreateParams,
+    OwnFilesCreateParams,
+    OwnFilesShowParams,
+    OwnListingsAddImageParams,
+    OwnListingsCloseParams,
+    OwnListingsCreateDraftParams,
+    OwnListingsCreateParams,
+    OwnListingsDiscardDraftParams,
+    OwnListingsOpenParams,
+    OwnListingsPublishDraftParams,
+    OwnListingsQueryParams,
+    OwnListingsShowParams,
+    OwnListingsUpdateParams,
+    PasswordResetRequestParams,
+    PasswordResetResetParams,
+    ProcessTransitionsQueryParams,
+    ReviewsQueryParams,
+    ReviewsShowParams,
+    SitemapDataQueryAssetsParams,
+    SitemapDataQueryListingsParams,
+    StockAdjustmentsCreateParams,
+    StockAdjustmentsQueryParams,
+    StockCompareAndSetParams,
+    StockReservationsShowParams,
+    StripeAccountCreateParams,
+    StripeAccountFetchParams,
+    StripeAccountLinksCreateParams,
+    StripeAccountUpdateParams,
+    StripeCustomerAddPaymentMethodParams,
+    StripeCustomerCreateParams,
+    StripeCustomerDeletePaymentMethodParams,
+    StripePersonsCreateParams,
+    StripeSetupIntentsCreateParams,
+    TimeslotsQueryParams,
+    TransactionsInitiateParams,
+    TransactionsInitiateSpeculativeParams,
     TransactionsQueryParams,
-    TransactionTransitionParams,
+    TransactionsShowParams,
+    TransactionsTransitionParams,
+    TransactionsTransitionSpeculativeParams,
+    TransactionsUpdateMetadataParams,
+    UsersApproveParams,
     UsersQueryParams,
-    UserUpdateProfileParams,
+    UsersShowParams,
+    UsersUpdatePermissionsParams,
+    UsersVerifyEmailParams,
 )
 
 # Marketplace API (/v1/api/)
@@ -54,208 +152,254 @@ from flexclient.params import (
 class MarketplaceMarketplace(Group):
     """`marketplace` endpoints of the Marketplace API."""
 
-    show = Query[Params, Marketplace]("marketplace/show")
+    show = Query[MarketplaceShowParams, Marketplace]("marketplace/show")
 
 
 class MarketplaceUsers(Group):
     """`users` endpoints of the Marketplace API."""
 
-    show = Query[ShowParams, User]("users/show")
+    show = RequiredQuery[UsersShowParams, User]("users/show")
 
 
 class MarketplaceCurrentUser(Group):
     """`current_user` endpoints of the Marketplace API."""
 
-    show = Query[Params, CurrentUser]("current_user/show")
-    create = Command[CurrentUserCreateParams, CurrentUser]("current_user/create")
-    create_with_idp = Command[Params, CurrentUser]("current_user/create_with_idp")
+    show = Query[CurrentUserShowParams, CurrentUser]("current_user/show")
+    create = RequiredCommand[CurrentUserCreateParams, CurrentUser]("current_user/create")
+    create_with_idp = RequiredCommand[CurrentUserCreateWithIdpParams, CurrentUser](
+        "current_user/create_with_idp"
+    )
     update_profile = Command[CurrentUserUpdateProfileParams, CurrentUser](
         "current_user/update_profile"
     )
-    change_email = Command[Params, CurrentUser]("current_user/change_email")
-    change_password = Command[Params, CurrentUser]("current_user/change_password")
-    delete = Command[Params, CurrentUser]("current_user/delete")
-    verify_email = Command[Params, CurrentUser]("current_user/verify_email")
-    send_verification_email = Command[Params, CurrentUser]("current_user/send_verification_email")
-    create_stripe_account = Command[Params, CurrentUser]("current_user/create_stripe_account")
-    update_stripe_account = Command[Params, CurrentUser]("current_user/update_stripe_account")
-    delete_stripe_account = Command[Params, CurrentUser]("current_user/delete_stripe_account")
+    change_email = RequiredCommand[CurrentUserChangeEmailParams, CurrentUser](
+        "current_user/change_email"
+    )
+    change_password = RequiredCommand[CurrentUserChangePasswordParams, CurrentUser](
+        "current_user/change_password"
+    )
+    delete = RequiredCommand[CurrentUserDeleteParams, CurrentUser]("current_user/delete")
+    verify_email = RequiredCommand[CurrentUserVerifyEmailParams, CurrentUser](
+        "current_user/verify_email"
+    )
+    send_verification_email = Command[CurrentUserSendVerificationEmailParams, CurrentUser](
+        "current_user/send_verification_email"
+    )
+    create_stripe_account = Command[CurrentUserCreateStripeAccountParams, CurrentUser](
+        "current_user/create_stripe_account"
+    )
+    update_stripe_account = Command[CurrentUserUpdateStripeAccountParams, CurrentUser](
+        "current_user/update_stripe_account"
+    )
+    delete_stripe_account = Command[CurrentUserDeleteStripeAccountParams, CurrentUser](
+        "current_user/delete_stripe_account"
+    )
 
 
 class MarketplacePasswordReset(Group):
     """`password_reset` endpoints of the Marketplace API."""
 
-    request = Command[Params, Resource]("password_reset/request")
-    reset = Command[Params, Resource]("password_reset/reset")
+    request = RequiredCommand[PasswordResetRequestParams, PasswordReset]("password_reset/request")
+    reset = RequiredCommand[PasswordResetResetParams, PasswordReset]("password_reset/reset")
 
 
 class MarketplaceListings(Group):
     """`listings` endpoints of the Marketplace API."""
 
-    show = Query[ShowParams, Listing]("listings/show")
+    show = RequiredQuery[ListingsShowParams, Listing]("listings/show")
     query = ListQuery[ListingsQueryParams, Listing]("listings/query")
-    search = ListQuery[ListingsQueryParams, Listing]("listings/search")
+    search = ListQuery[ListingsSearchParams, Listing]("listings/search")
 
 
 class MarketplaceOwnListings(Group):
     """`own_listings` endpoints of the Marketplace API."""
 
-    show = Query[ShowParams, OwnListing]("own_listings/show")
-    query = ListQuery[ListingsQueryParams, OwnListing]("own_listings/query")
-    create = Command[OwnListingCreateParams, OwnListing]("own_listings/create")
-    create_draft = Command[OwnListingCreateParams, OwnListing]("own_listings/create_draft")
-    publish_draft = Command[Params, OwnListing]("own_listings/publish_draft")
-    discard_draft = Command[Params, OwnListing]("own_listings/discard_draft")
-    update = Command[OwnListingUpdateParams, OwnListing]("own_listings/update")
-    open = Command[Params, OwnListing]("own_listings/open")
-    close = Command[Params, OwnListing]("own_listings/close")
-    add_image = Command[Params, OwnListing]("own_listings/add_image")
+    show = RequiredQuery[OwnListingsShowParams, OwnListing]("own_listings/show")
+    query = ListQuery[OwnListingsQueryParams, OwnListing]("own_listings/query")
+    create = RequiredCommand[OwnListingsCreateParams, OwnListing]("own_listings/create")
+    create_draft = RequiredCommand[OwnListingsCreateDraftParams, OwnListing](
+        "own_listings/create_draft"
+    )
+    publish_draft = RequiredCommand[OwnListingsPublishDraftParams, OwnListing](
+        "own_listings/publish_draft"
+    )
+    discard_draft = RequiredCommand[OwnListingsDiscardDraftParams, OwnListing](
+        "own_listings/discard_draft"
+    )
+    update = RequiredCommand[OwnListingsUpdateParams, OwnListing]("own_listings/update")
+    open = RequiredCommand[OwnListingsOpenParams, OwnListing]("own_listings/open")
+    close = RequiredCommand[OwnListingsCloseParams, OwnListing]("own_listings/close")
+    add_image = RequiredCommand[OwnListingsAddImageParams, OwnListing]("own_listings/add_image")
 
 
 class MarketplaceAvailabilityExceptions(Group):
     """`availability_exceptions` endpoints of the Marketplace API."""
 
-    create = Command[Params, AvailabilityException]("availability_exceptions/create")
-    delete = Command[Params, AvailabilityException]("availability_exceptions/delete")
-    query = ListQuery[Params, AvailabilityException]("availability_exceptions/query")
+    create = RequiredCommand[AvailabilityExceptionsCreateParams, AvailabilityException](
+        "availability_exceptions/create"
+    )
+    delete = RequiredCommand[AvailabilityExceptionsDeleteParams, AvailabilityException](
+        "availability_exceptions/delete"
+    )
+    query = RequiredListQuery[AvailabilityExceptionsQueryParams, AvailabilityException](
+        "availability_exceptions/query"
+    )
 
 
 class MarketplaceImages(Group):
     """`images` endpoints of the Marketplace API."""
 
-    upload = Upload[Params, Image]("images/upload")
+    upload = Upload[ImagesUploadParams, Image]("images/upload")
 
 
 class MarketplaceTransactions(Group):
     """`transactions` endpoints of the Marketplace API."""
 
-    initiate = Command[TransactionInitiateParams, Transaction]("transactions/initiate")
-    initiate_speculative = Command[TransactionInitiateParams, Transaction](
+    initiate = RequiredCommand[TransactionsInitiateParams, Transaction]("transactions/initiate")
+    initiate_speculative = RequiredCommand[TransactionsInitiateSpeculativeParams, Transaction](
         "transactions/initiate_speculative"
     )
-    transition = Command[TransactionTransitionParams, Transaction]("transactions/transition")
-    transition_speculative = Command[TransactionTransitionParams, Transaction](
+    transition = RequiredCommand[TransactionsTransitionParams, Transaction](
+        "transactions/transition"
+    )
+    transition_speculative = RequiredCommand[TransactionsTransitionSpeculativeParams, Transaction](
         "transactions/transition_speculative"
     )
     query = ListQuery[TransactionsQueryParams, Transaction]("transactions/query")
-    show = Query[ShowParams, Transaction]("transactions/show")
+    show = RequiredQuery[TransactionsShowParams, Transaction]("transactions/show")
 
 
 class MarketplaceProcessTransitions(Group):
     """`process_transitions` endpoints of the Marketplace API."""
 
-    query = ListQuery[Params, ProcessTransition]("process_transitions/query")
+    query = ListQuery[ProcessTransitionsQueryParams, ProcessTransition]("process_transitions/query")
 
 
 class MarketplaceBookings(Group):
     """`bookings` endpoints of the Marketplace API."""
 
-    query = ListQuery[Params, Booking]("bookings/query")
+    query = RequiredListQuery[BookingsQueryParams, Booking]("bookings/query")
 
 
 class MarketplaceMessages(Group):
     """`messages` endpoints of the Marketplace API."""
 
-    query = ListQuery[Params, Message]("messages/query")
-    send = Command[Params, Message]("messages/send")
+    query = ListQuery[MessagesQueryParams, Message]("messages/query")
+    send = RequiredCommand[MessagesSendParams, Message]("messages/send")
 
 
 class MarketplaceReviews(Group):
     """`reviews` endpoints of the Marketplace API."""
 
-    query = ListQuery[Params, Review]("reviews/query")
-    show = Query[ShowParams, Review]("reviews/show")
+    query = ListQuery[ReviewsQueryParams, Review]("reviews/query")
+    show = RequiredQuery[ReviewsShowParams, Review]("reviews/show")
 
 
 class MarketplaceTimeslots(Group):
     """`timeslots` endpoints of the Marketplace API."""
 
-    query = ListQuery[Params, TimeSlot]("timeslots/query")
+    query = RequiredListQuery[TimeslotsQueryParams, TimeSlot]("timeslots/query")
 
 
 class MarketplaceStripeAccount(Group):
     """`stripe_account` endpoints of the Marketplace API."""
 
-    create = Command[Params, Resource]("stripe_account/create")
-    fetch = Query[Params, Resource]("stripe_account/fetch")
-    update = Command[Params, Resource]("stripe_account/update")
+    create = RequiredCommand[StripeAccountCreateParams, StripeAccount]("stripe_account/create")
+    fetch = Query[StripeAccountFetchParams, StripeAccount]("stripe_account/fetch")
+    update = Command[StripeAccountUpdateParams, StripeAccount]("stripe_account/update")
 
 
 class MarketplaceStripeAccountLinks(Group):
     """`stripe_account_links` endpoints of the Marketplace API."""
 
-    create = Command[Params, Resource]("stripe_account_links/create")
+    create = RequiredCommand[StripeAccountLinksCreateParams, StripeAccountLink](
+        "stripe_account_links/create"
+    )
 
 
 class MarketplaceStripePersons(Group):
     """`stripe_persons` endpoints of the Marketplace API."""
 
-    create = Command[Params, Resource]("stripe_persons/create")
+    create = RequiredCommand[StripePersonsCreateParams, StripePerson]("stripe_persons/create")
 
 
 class MarketplaceStripeSetupIntents(Group):
     """`stripe_setup_intents` endpoints of the Marketplace API."""
 
-    create = Command[Params, Resource]("stripe_setup_intents/create")
+    create = Command[StripeSetupIntentsCreateParams, StripeSetupIntent](
+        "stripe_setup_intents/create"
+    )
 
 
 class MarketplaceStripeCustomer(Group):
     """`stripe_customer` endpoints of the Marketplace API."""
 
-    create = Command[Params, Resource]("stripe_customer/create")
-    add_payment_method = Command[Params, Resource]("stripe_customer/add_payment_method")
-    delete_payment_method = Command[Params, Resource]("stripe_customer/delete_payment_method")
+    create = Command[StripeCustomerCreateParams, StripeCustomer]("stripe_customer/create")
+    add_payment_method = RequiredCommand[StripeCustomerAddPaymentMethodParams, StripeCustomer](
+        "stripe_customer/add_payment_method"
+    )
+    delete_payment_method = Command[StripeCustomerDeletePaymentMethodParams, StripeCustomer](
+        "stripe_customer/delete_payment_method"
+    )
 
 
 class MarketplaceStockAdjustments(Group):
     """`stock_adjustments` endpoints of the Marketplace API."""
 
-    query = ListQuery[Params, StockAdjustment]("stock_adjustments/query")
-    create = Command[Params, StockAdjustment]("stock_adjustments/create")
+    query = RequiredListQuery[StockAdjustmentsQueryParams, StockAdjustment](
+        "stock_adjustments/query"
+    )
+    create = RequiredCommand[StockAdjustmentsCreateParams, StockAdjustment](
+        "stock_adjustments/create"
+    )
 
 
 class MarketplaceStock(Group):
     """`stock` endpoints of the Marketplace API."""
 
-    compare_and_set = Command[Params, Stock]("stock/compare_and_set")
+    compare_and_set = RequiredCommand[StockCompareAndSetParams, Stock]("stock/compare_and_set")
 
 
 class MarketplaceSitemapData(Group):
     """`sitemap_data` endpoints of the Marketplace API."""
 
-    query_listings = ListQuery[Params, Resource]("sitemap_data/query_listings")
-    query_assets = ListQuery[Params, Resource]("sitemap_data/query_assets")
+    query_listings = ListQuery[SitemapDataQueryListingsParams, Listing](
+        "sitemap_data/query_listings"
+    )
+    query_assets = ListQuery[SitemapDataQueryAssetsParams, Asset]("sitemap_data/query_assets")
 
 
 class MarketplaceOwnFiles(Group):
     """`own_files` endpoints of the Marketplace API."""
 
-    create = Command[Params, Resource]("own_files/create")
-    show = Query[ShowParams, Resource]("own_files/show")
+    create = RequiredCommand[OwnFilesCreateParams, OwnFile]("own_files/create")
+    show = RequiredQuery[OwnFilesShowParams, OwnFile]("own_files/show")
 
 
 class MarketplaceFileUploads(Group):
     """`file_uploads` endpoints of the Marketplace API."""
 
-    create = Command[Params, Resource]("file_uploads/create")
+    create = Command[FileUploadsCreateParams, FileUpload]("file_uploads/create")
 
 
 class MarketplaceOwnFileDownloads(Group):
     """`own_file_downloads` endpoints of the Marketplace API."""
 
-    create = Command[Params, Resource]("own_file_downloads/create")
+    create = RequiredCommand[OwnFileDownloadsCreateParams, OwnFileDownload](
+        "own_file_downloads/create"
+    )
 
 
 class MarketplaceFileDownloads(Group):
     """`file_downloads` endpoints of the Marketplace API."""
 
-    create = Command[Params, Resource]("file_downloads/create")
+    create = Command[FileDownloadsCreateParams, FileDownload]("file_downloads/create")
 
 
 class MarketplaceFiles(Group):
     """`files` endpoints of the Marketplace API."""
 
-    show = Query[ShowParams, Resource]("files/show")
+    show = RequiredQuery[FilesShowParams, File]("files/show")
 
 
 class MarketplaceEndpoints:
@@ -296,81 +440,95 @@ class MarketplaceEndpoints:
 class IntegrationMarketplace(Group):
     """`marketplace` endpoints of the Integration API."""
 
-    show = Query[Params, Marketplace]("marketplace/show")
+    show = Query[MarketplaceShowParams, Marketplace]("marketplace/show")
 
 
 class IntegrationUsers(Group):
     """`users` endpoints of the Integration API."""
 
-    show = Query[ShowParams, User]("users/show")
+    show = Query[IntegrationUsersShowParams, User]("users/show")
     query = ListQuery[UsersQueryParams, User]("users/query")
-    update_profile = Command[UserUpdateProfileParams, User]("users/update_profile")
-    approve = Command[Params, User]("users/approve")
-    update_permissions = Command[Params, User]("users/update_permissions")
-    verify_email = Command[Params, User]("users/verify_email")
+    update_profile = RequiredCommand[IntegrationUsersUpdateProfileParams, User](
+        "users/update_profile"
+    )
+    approve = RequiredCommand[UsersApproveParams, User]("users/approve")
+    update_permissions = RequiredCommand[UsersUpdatePermissionsParams, User](
+        "users/update_permissions"
+    )
+    verify_email = RequiredCommand[UsersVerifyEmailParams, User]("users/verify_email")
 
 
 class IntegrationListings(Group):
     """`listings` endpoints of the Integration API."""
 
-    show = Query[ShowParams, Listing]("listings/show")
-    query = ListQuery[ListingsQueryParams, Listing]("listings/query")
-    update = Command[ListingUpdateParams, Listing]("listings/update")
-    approve = Command[Params, Listing]("listings/approve")
-    open = Command[Params, Listing]("listings/open")
-    create = Command[ListingCreateParams, Listing]("listings/create")
-    close = Command[Params, Listing]("listings/close")
+    show = RequiredQuery[ListingsShowParams, Listing]("listings/show")
+    query = ListQuery[IntegrationListingsQueryParams, Listing]("listings/query")
+    update = RequiredCommand[IntegrationListingsUpdateParams, Listing]("listings/update")
+    approve = RequiredCommand[ListingsApproveParams, Listing]("listings/approve")
+    open = RequiredCommand[ListingsOpenParams, Listing]("listings/open")
+    create = RequiredCommand[IntegrationListingsCreateParams, Listing]("listings/create")
+    close = RequiredCommand[ListingsCloseParams, Listing]("listings/close")
 
 
 class IntegrationTransactions(Group):
     """`transactions` endpoints of the Integration API."""
 
-    query = ListQuery[TransactionsQueryParams, Transaction]("transactions/query")
-    show = Query[ShowParams, Transaction]("transactions/show")
-    transition = Command[TransactionTransitionParams, Transaction]("transactions/transition")
-    transition_speculative = Command[TransactionTransitionParams, Transaction](
+    query = ListQuery[IntegrationTransactionsQueryParams, Transaction]("transactions/query")
+    show = RequiredQuery[TransactionsShowParams, Transaction]("transactions/show")
+    transition = RequiredCommand[TransactionsTransitionParams, Transaction](
+        "transactions/transition"
+    )
+    transition_speculative = RequiredCommand[TransactionsTransitionSpeculativeParams, Transaction](
         "transactions/transition_speculative"
     )
-    update_metadata = Command[Params, Transaction]("transactions/update_metadata")
+    update_metadata = RequiredCommand[TransactionsUpdateMetadataParams, Transaction](
+        "transactions/update_metadata"
+    )
 
 
 class IntegrationImages(Group):
     """`images` endpoints of the Integration API."""
 
-    upload = Upload[Params, Image]("images/upload")
+    upload = Upload[ImagesUploadParams, Image]("images/upload")
 
 
 class IntegrationFiles(Group):
     """`files` endpoints of the Integration API."""
 
-    create = Command[Params, Resource]("files/create")
-    query = ListQuery[Params, Resource]("files/query")
+    create = RequiredCommand[FilesCreateParams, File]("files/create")
+    query = ListQuery[FilesQueryParams, File]("files/query")
 
 
 class IntegrationFileUploads(Group):
     """`file_uploads` endpoints of the Integration API."""
 
-    create = Command[Params, Resource]("file_uploads/create")
+    create = Command[FileUploadsCreateParams, FileUpload]("file_uploads/create")
 
 
 class IntegrationFileDownloads(Group):
     """`file_downloads` endpoints of the Integration API."""
 
-    create = Command[Params, Resource]("file_downloads/create")
+    create = Command[FileDownloadsCreateParams, FileDownload]("file_downloads/create")
 
 
 class IntegrationFileAttachments(Group):
     """`file_attachments` endpoints of the Integration API."""
 
-    query = ListQuery[Params, Resource]("file_attachments/query")
+    query = ListQuery[FileAttachmentsQueryParams, FileAttachment]("file_attachments/query")
 
 
 class IntegrationAvailabilityExceptions(Group):
     """`availability_exceptions` endpoints of the Integration API."""
 
-    query = ListQuery[Params, AvailabilityException]("availability_exceptions/query")
-    create = Command[Params, AvailabilityException]("availability_exceptions/create")
-    delete = Command[Params, AvailabilityException]("availability_exceptions/delete")
+    query = RequiredListQuery[AvailabilityExceptionsQueryParams, AvailabilityException](
+        "availability_exceptions/query"
+    )
+    create = RequiredCommand[AvailabilityExceptionsCreateParams, AvailabilityException](
+        "availability_exceptions/create"
+    )
+    delete = RequiredCommand[AvailabilityExceptionsDeleteParams, AvailabilityException](
+        "availability_exceptions/delete"
+    )
 
 
 class IntegrationEvents(Group):
@@ -382,26 +540,30 @@ class IntegrationEvents(Group):
 class IntegrationStockAdjustments(Group):
     """`stock_adjustments` endpoints of the Integration API."""
 
-    query = ListQuery[Params, StockAdjustment]("stock_adjustments/query")
-    create = Command[Params, StockAdjustment]("stock_adjustments/create")
+    query = RequiredListQuery[StockAdjustmentsQueryParams, StockAdjustment](
+        "stock_adjustments/query"
+    )
+    create = RequiredCommand[StockAdjustmentsCreateParams, StockAdjustment](
+        "stock_adjustments/create"
+    )
 
 
 class IntegrationStock(Group):
     """`stock` endpoints of the Integration API."""
 
-    compare_and_set = Command[Params, Stock]("stock/compare_and_set")
+    compare_and_set = RequiredCommand[StockCompareAndSetParams, Stock]("stock/compare_and_set")
 
 
 class IntegrationStockReservations(Group):
     """`stock_reservations` endpoints of the Integration API."""
 
-    show = Query[ShowParams, StockReservation]("stock_reservations/show")
+    show = RequiredQuery[StockReservationsShowParams, StockReservation]("stock_reservations/show")
 
 
 class IntegrationMessages(Group):
     """`messages` endpoints of the Integration API."""
 
-    query = ListQuery[Params, Message]("messages/query")
+    query = ListQuery[MessagesQueryParams, Message]("messages/query")
 
 
 class IntegrationEndpoints:

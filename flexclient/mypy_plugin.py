@@ -1,15 +1,13 @@
-"""A mypy plugin that accepts the API's custom query keys in typed parameters.
+"""An optional mypy plugin for code that writes custom query keys in the parameter dict.
 
-Typed parameter dicts (`flexclient.params`) list the documented keys of an endpoint. The API
-also takes keys of open-ended families: extended-data filters (`pub_*`, `meta_*`, `priv_*`,
-`prot_*`), sparse fields (`fields.*`), image variants (`imageVariant.*`) and relationship limits
-(`limit.*`). mypy cannot express "these keys, typed, plus any key of those families" (PEP 728
-is not supported), so this plugin handles the parameters of a query call, for that call
-only: a call whose dict literal uses custom keys has its documented keys checked by this
-plugin instead of by mypy's TypedDict rules. Documented keys stay checked, and a key that is
-neither documented nor custom (a typo such as `perpage`) is still an error.
-
-Enable it in the mypy configuration:
+flexclient needs no plugin: keys of the API's open families (`pub_*`, `meta_*`, `priv_*`,
+`prot_*`, `fields.*`, `imageVariant.*`, `limit.*`) go in the `custom=` argument of every
+endpoint method, which mypy and pyright both check (docs/typing.md). Code written the way
+the official JS SDK's docs write it, with those keys in the same dict as the documented ones
+(`{"perPage": 5, "pub_color": "red"}`), is refused by both checkers. With this plugin, mypy
+accepts such a dict literal and still checks its documented keys: their value types, a key
+that is neither documented nor custom (a typo), and the keys the endpoint needs. pyright has
+no such plugin, so prefer `custom=` in new code.
 
     [mypy]
     plugins = flexclient.mypy_plugin
@@ -24,111 +22,113 @@ from mypy.messages import format_type
 from mypy.nodes import DictExpr, Expression, StrExpr
 from mypy.plugin import MethodContext, MethodSigContext, Plugin
 from mypy.subtypes import is_subtype
-from mypy.types import (
-    AnyType,
-    FunctionLike,
-    Instance,
-    Type,
-    TypedDictType,
-    TypeOfAny,
-    get_proper_type,
-)
+from mypy.types import AnyType, FunctionLike, Type, TypedDictType, TypeOfAny, get_proper_type
 
 CUSTOM_KEY_PREFIXES = ("pub_", "meta_", "priv_", "prot_", "fields.", "imageVariant.", "limit.")
-# The calls that take query parameters first.
-_HOOKED = frozenset(
-    {
-        "flexclient._endpoint.BoundQuery.__call__",
-        "flexclient._endpoint.BoundListQuery.__call__",
-        "flexclient._endpoint.BoundListQuery.iter",
-        "flexclient._endpoint.BoundListQuery.pages",
-    }
-)
+
+_QUERY_METHODS = ("__call__", "iter", "pages")
+_QUERIES = ("BoundQuery", "BoundRequiredQuery", "BoundListQuery", "BoundRequiredListQuery")
+_COMMANDS = ("BoundCommand", "BoundRequiredCommand", "BoundUpload")
+# The methods hooked, and the position of the argument whose dict literal may hold custom
+# keys: the query parameters (the first argument of a query, the second of a command).
+_HOOKED = {
+    **{f"flexclient._endpoint.{c}.{m}": 0 for c in _QUERIES for m in _QUERY_METHODS},
+    **{f"flexclient._endpoint.{c}.__call__": 1 for c in _COMMANDS},
+}
+
+# The TypedDict a hooked literal was declared with, from the signature hook to the check.
+_declared: dict[int, TypedDictType] = {}
 
 
 def is_custom_key(key: str) -> bool:
-    """True for keys of the API's open-ended families (`pub_color`, `fields.image`, ...)."""
+    """True for keys of the API's open families (`pub_color`, `fields.image`, ...)."""
     return any(key.startswith(p) and len(key) > len(p) for p in CUSTOM_KEY_PREFIXES)
 
 
-def _custom_literal(args: list[list[Expression]]) -> DictExpr | None:
-    """The call's params dict literal, when it uses custom keys (otherwise mypy checks it)."""
-    if not args or len(args[0]) != 1:
+def _custom_literal(args: list[list[Expression]], position: int) -> DictExpr | None:
+    """The call's dict literal at `position`, when it uses custom keys (else mypy checks it)."""
+    if len(args) <= position or len(args[position]) != 1:
         return None
-    expr = args[0][0]
+    expr = args[position][0]
     if not isinstance(expr, DictExpr):
         return None
     keys = [k.value for k, _ in expr.items if isinstance(k, StrExpr)]
     return expr if any(is_custom_key(k) for k in keys) else None
 
 
-def _accept_literal(ctx: MethodSigContext) -> FunctionLike:
-    # With custom keys, mypy's own TypedDict check would reject the literal; take it as it
-    # is here, and check its documented keys in _check_literal below.
-    sig = ctx.default_signature
-    if _custom_literal(ctx.args) is None or not sig.arg_types:
-        return sig
-    return sig.copy_modified(arg_types=[AnyType(TypeOfAny.special_form), *sig.arg_types[1:]])
+def _accept_literal(position: int) -> Callable[[MethodSigContext], FunctionLike]:
+    def hook(ctx: MethodSigContext) -> FunctionLike:
+        # With custom keys, mypy's own TypedDict check would refuse the literal: take it as
+        # it is here, and check its documented keys in `_check_literal` below.
+        sig = ctx.default_signature
+        literal = _custom_literal(ctx.args, position)
+        if literal is None or len(sig.arg_types) <= position:
+            return sig
+        declared = get_proper_type(sig.arg_types[position])
+        if not isinstance(declared, TypedDictType):
+            return sig
+        _declared[id(literal)] = declared
+        arg_types = list(sig.arg_types)
+        arg_types[position] = AnyType(TypeOfAny.special_form)
+        return sig.copy_modified(arg_types=arg_types)
+
+    return hook
 
 
-def _params_type(ctx: MethodContext) -> TypedDictType | None:
-    bound = get_proper_type(ctx.type)
-    if isinstance(bound, Instance) and bound.args:
-        td = get_proper_type(bound.args[0])
-        if isinstance(td, TypedDictType):
-            return td
-    return None
-
-
-def _check_literal(ctx: MethodContext) -> Type:
-    literal = _custom_literal(ctx.args)
-    td = _params_type(ctx)
-    if literal is None or td is None:
-        return ctx.default_return_type
-    name = td.fallback.type.name
-    seen: set[str] = set()
-    for key_expr, value_expr in literal.items:
-        if not isinstance(key_expr, StrExpr):
-            continue
-        key = key_expr.value
-        seen.add(key)
-        if key in td.items:
-            expected = td.items[key]
-            actual = ctx.api.get_expression_type(value_expr, expected)
-            if not is_subtype(actual, expected):
-                got = format_type(actual, ctx.api.options)
-                want = format_type(expected, ctx.api.options)
+def _check_literal(position: int) -> Callable[[MethodContext], Type]:
+    def hook(ctx: MethodContext) -> Type:
+        literal = _custom_literal(ctx.args, position)
+        td = _declared.pop(id(literal), None) if literal is not None else None
+        if literal is None or td is None:
+            return ctx.default_return_type
+        name = td.fallback.type.name
+        seen: set[str] = set()
+        for key_expr, value_expr in literal.items:
+            if not isinstance(key_expr, StrExpr):
+                continue
+            key = key_expr.value
+            seen.add(key)
+            if key in td.items:
+                expected = td.items[key]
+                actual = ctx.api.get_expression_type(value_expr, expected)
+                if not is_subtype(actual, expected):
+                    got = format_type(actual, ctx.api.options)
+                    want = format_type(expected, ctx.api.options)
+                    ctx.api.fail(
+                        f'Value of "{key}" has incompatible type {got}; expected {want}',
+                        value_expr,
+                        code=TYPEDDICT_ITEM,
+                    )
+            elif not is_custom_key(key):
                 ctx.api.fail(
-                    f'Value of "{key}" has incompatible type {got}; expected {want}',
-                    value_expr,
-                    code=TYPEDDICT_ITEM,
+                    f'"{name}" has no key "{key}" (custom keys start with '
+                    f"{', '.join(CUSTOM_KEY_PREFIXES)})",
+                    key_expr,
+                    code=TYPEDDICT_UNKNOWN_KEY,
                 )
-        elif not is_custom_key(key):
+        missing = sorted(td.required_keys - seen)
+        if missing:
             ctx.api.fail(
-                f'"{name}" has no key "{key}" (custom keys start with '
-                f"{', '.join(CUSTOM_KEY_PREFIXES)})",
-                key_expr,
-                code=TYPEDDICT_UNKNOWN_KEY,
+                f"Missing key{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}"
+                f' for "{name}"',
+                literal,
+                code=TYPEDDICT_ITEM,
             )
-    missing = sorted(td.required_keys - seen)
-    if missing:
-        ctx.api.fail(
-            f"Missing key{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}"
-            f' for "{name}"',
-            literal,
-            code=TYPEDDICT_ITEM,
-        )
-    return ctx.default_return_type
+        return ctx.default_return_type
+
+    return hook
 
 
 class FlexclientPlugin(Plugin):
     def get_method_signature_hook(
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
-        return _accept_literal if fullname in _HOOKED else None
+        position = _HOOKED.get(fullname)
+        return None if position is None else _accept_literal(position)
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        return _check_literal if fullname in _HOOKED else None
+        position = _HOOKED.get(fullname)
+        return None if position is None else _check_literal(position)
 
 
 def plugin(version: str) -> type[Plugin]:

@@ -5,17 +5,31 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
+import re
 import uuid
+from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_origin, is_typeddict
 
 import pytest
 import requests_mock
 
 from flexclient import IntegrationClient, LatLng, MarketplaceClient, Money
 from flexclient._client import BaseClient
-from flexclient._endpoint import BoundCommand, BoundListQuery, BoundQuery, Endpoint, Group
+from flexclient._endpoint import (
+    BoundCommand,
+    BoundListQuery,
+    BoundQuery,
+    Endpoint,
+    Group,
+    GroupSlot,
+    ListQuery,
+    Params,
+)
+from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
 from flexclient._wire import WireFormatName
+from flexclient.models import Resource
+from flexclient.params import CommandQueryParams
 from tests.conftest import IG, MP, NO_WAIT, answer
 
 # The API's endpoint list, copied into the repository (tests/data/README.md says from where).
@@ -135,3 +149,67 @@ def test_groups_are_made_once_per_client(sdk: MarketplaceClient) -> None:
     assert sdk.listings is sdk.listings
     other = MarketplaceClient("x")
     assert other.listings is not sdk.listings
+
+
+def endpoints_of(api: str) -> list[tuple[str, Endpoint[Any, Any]]]:
+    cls = MarketplaceEndpoints if api == "marketplace" else IntegrationEndpoints
+    return [
+        (f"{gname}.{aname}", ep)
+        for gname, slot in vars(cls).items()
+        if isinstance(slot, GroupSlot)
+        for aname, ep in vars(slot.cls).items()
+        if isinstance(ep, Endpoint)
+    ]
+
+
+ENDPOINTS = [
+    (api, name, ep) for api in ("marketplace", "integration") for name, ep in endpoints_of(api)
+]
+ENDPOINT_IDS = [f"{api}:{name}" for api, name, _ in ENDPOINTS]
+
+# Endpoints whose answer the API documents nothing about, and so return a plain `Resource`.
+RETURNS_UNDOCUMENTED: set[str] = set()
+
+
+def camel(python_method: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[._]", python_method))
+
+
+def test_every_endpoint_is_in_the_list_above() -> None:
+    assert len(ENDPOINTS) == len(ROWS)
+
+
+@pytest.mark.parametrize("api,name,ep", ENDPOINTS, ids=ENDPOINT_IDS)
+def test_every_endpoint_takes_its_own_typeddict(
+    api: str, name: str, ep: Endpoint[Any, Any]
+) -> None:
+    params = ep.params_type
+    assert params is not Params and is_typeddict(params), f"{name} takes {params!r}"
+    assert params.__module__.startswith("flexclient.params"), params
+    # Named after the endpoint, with the Integration API's own variants prefixed.
+    assert params.__name__ in {f"{camel(name)}Params", f"Integration{camel(name)}Params"}
+    assert params.__doc__ and f"`{name}`" in params.__doc__, params.__doc__
+    # The kind says whether the method can be called without parameters: data, checked here.
+    assert ep.params_required == bool(params.__required_keys__), (name, params.__required_keys__)
+    assert ep.query_params_type is (params if ep.kind == "query" else CommandQueryParams)
+
+
+@pytest.mark.parametrize("api,name,ep", ENDPOINTS, ids=ENDPOINT_IDS)
+def test_every_endpoint_returns_a_typed_model(api: str, name: str, ep: Endpoint[Any, Any]) -> None:
+    data = ep.data_type
+    listed = isinstance(ep, ListQuery)
+    model = get_args(data)[0] if listed else data
+    assert listed == (get_origin(data) is list)
+    assert isinstance(model, type) and issubclass(model, Resource)
+    if name in RETURNS_UNDOCUMENTED:
+        assert model is Resource
+    else:
+        assert model is not Resource and model.resource_type is not None, name
+
+
+def test_the_counts_of_typed_endpoints() -> None:
+    kinds = Counter(type(ep).__name__ for _, _, ep in ENDPOINTS)
+    assert sum(kinds.values()) == 100
+    assert not RETURNS_UNDOCUMENTED
+    required = sum(ep.params_required for _, _, ep in ENDPOINTS)
+    assert required == 66, kinds

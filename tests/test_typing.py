@@ -1,53 +1,181 @@
-"""Type checking as users get it: files that must pass mypy --strict and files that must fail.
+"""Type checking as users get it: mypy --strict and pyright, with nothing configured.
 
-Each file in typing/fail has one comment line `# E: <text>`; mypy must report an error on the
-line below it containing the text, and no other error.
+Every file under typing/ is checked by both, as a user's code is: mypy with `--strict` and
+no configuration file (no plugin), pyright in its default mode. A line may be marked by the
+comment lines right above it:
+
+    # [mypy] Extra key "per_page" for TypedDict "ListingsQueryParams"
+    # [pyright] "per_page" is an undefined item in type "ListingsQueryParams"
+    sdk.listings.query({"per_page": 5})
+
+Each checker must report, on each line marked for it, as many errors as the line has marks,
+each containing the text of one mark, and no error anywhere else. (mypy reports a
+misspelled required key twice: the key it does not know, and the key that is missing.)
+
+typing/pass/ holds code that must pass as it is; typing/fail/ code with marked errors;
+typing/endpoints/ one file per endpoint group, with calls that pass (using the group's
+TypedDicts) and marked ones that fail: a misspelled key, a value of the wrong type, a
+missing required key.
+
+pyright comes from the virtual environment (`pip install pyright`; `.ci/run` installs it); if
+it is missing these tests fail and say so.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+import subprocess
+import sys
+from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mypy import api
 
+from flexclient._endpoint import Endpoint, GroupSlot
+from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
+
 ROOT = Path(__file__).parents[1]
 TYPING = Path(__file__).parent / "typing"
-FAIL = sorted((TYPING / "fail").glob("*.py"))
+FILES = sorted(TYPING.glob("*/*.py"))
+MARK = re.compile(r"\s*# \[(mypy|pyright)\] (.*)$")
+
+Found = dict[tuple[str, int], list[str]]  # (file name, line) -> error messages
 
 
-def run_mypy(*files: Path) -> tuple[int, list[str]]:
+def expected(path: Path) -> dict[str, dict[int, list[str]]]:
+    """Checker -> marked line -> expected texts, from the `# [checker] text` comments."""
+    marks: dict[str, dict[int, list[str]]] = {"mypy": {}, "pyright": {}}
+    pending: list[tuple[str, str]] = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        found = MARK.match(line)
+        if found:
+            pending.append((found.group(1), found.group(2)))
+        elif pending:
+            for checker, text in pending:
+                marks[checker].setdefault(number, []).append(text)
+            pending = []
+    assert not pending, f"{path.name}: a mark at the end of the file marks nothing"
+    return marks
+
+
+def _mypy(tmp: Path) -> Found:
+    config = tmp / "mypy.ini"
+    config.write_text("[mypy]\n")  # a user's setup: no plugin, nothing but --strict
     out, err, status = api.run(
-        ["--config-file", str(ROOT / "mypy.ini"), "--no-incremental", *map(str, files)]
+        [
+            "--strict",
+            "--config-file",
+            str(config),
+            "--cache-dir",
+            str(tmp / "cache"),
+            # flexclient is the user's installed library: checked, its own errors not shown.
+            "--follow-imports=silent",
+            "--show-column-numbers",
+            *map(str, FILES),
+        ]
     )
-    return status, [line for line in out.splitlines() if ": error:" in line] + (
-        [err] if err.strip() else []
-    )
+    assert status in (0, 1) and not err.strip(), err
+    found: Found = defaultdict(list)
+    for line in out.splitlines():
+        m = re.match(r"(.+?):(\d+):\d+: error: (.*)$", line)
+        if m:
+            found[(Path(m.group(1)).name, int(m.group(2)))].append(m.group(3))
+    return found
 
 
-def test_good_code_passes() -> None:
-    status, errors = run_mypy(*sorted((TYPING / "pass").glob("*.py")))
-    assert errors == [] and status == 0
+def _pyright(tmp: Path) -> Found:
+    exe = shutil.which("pyright", path=str(Path(sys.executable).parent))
+    if exe is None:
+        pytest.fail(
+            "pyright is not installed in this virtual environment: "
+            f"`{Path(sys.executable).parent / 'pip'} install pyright` (.ci/run does)"
+        )
+    # A user's setup: default mode, flexclient found as an installed package is (this
+    # project's own pyright settings are not the user's).
+    config = tmp / "pyrightconfig.json"
+    config.write_text(json.dumps({"extraPaths": [str(ROOT)]}))
+    run = subprocess.run(
+        [exe, "--outputjson", "-p", str(config), "--pythonpath", sys.executable, *map(str, FILES)],
+        cwd=tmp,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    report = json.loads(run.stdout)
+    assert report["summary"]["filesAnalyzed"] == len(FILES), report
+    found: Found = defaultdict(list)
+    for diag in report["generalDiagnostics"]:
+        if diag["severity"] == "error":
+            key = (Path(diag["file"]).name, diag["range"]["start"]["line"] + 1)
+            found[key].append(diag["message"])
+    return found
 
 
 @pytest.fixture(scope="module")
-def fail_errors() -> list[str]:
-    """One mypy run over every must-fail file (they are independent modules)."""
-    status, errors = run_mypy(*FAIL)
-    assert status == 1
-    return errors
+def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Found]:
+    """One run of each checker over every file (they are independent modules)."""
+    assert len({p.name for p in FILES}) == len(FILES), "file names must differ (module names)"
+    return {
+        "mypy": _mypy(tmp_path_factory.mktemp("mypy")),
+        "pyright": _pyright(tmp_path_factory.mktemp("pyright")),
+    }
 
 
-@pytest.mark.parametrize("path", FAIL, ids=[p.stem for p in FAIL])
-def test_bad_code_fails_where_and_how_expected(path: Path, fail_errors: list[str]) -> None:
-    marked = [
-        (n + 1, m.group(1))
-        for n, line in enumerate(path.read_text().splitlines(), 1)
-        if (m := re.match(r"# E: (.*)$", line))
-    ]
-    assert len(marked) == 1, "mark exactly one line with # E:"
-    line_no, text = marked[0]
-    errors = [e for e in fail_errors if f"/{path.name}:" in e]
-    assert len(errors) == 1, errors
-    assert f"{path.name}:{line_no}: error:" in errors[0] and text in errors[0], errors[0]
+@pytest.mark.parametrize("checker", ["mypy", "pyright"])
+@pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.name}/{p.stem}" for p in FILES])
+def test_errors_exactly_where_marked(path: Path, checker: str, reports: dict[str, Found]) -> None:
+    marks = expected(path)[checker]
+    got = {line: msgs for (name, line), msgs in reports[checker].items() if name == path.name}
+    unexpected = {line: msgs for line, msgs in got.items() if line not in marks}
+    assert not unexpected, f"{checker}: errors on unmarked lines of {path.name}: {unexpected}"
+    for line, texts in marks.items():
+        messages = got.get(line, [])
+        where = f"{checker} {path.name}:{line}"
+        assert len(messages) == len(texts), f"{where}: {messages or 'no error'}"
+        for text in texts:
+            matching = [m for m in messages if text in m]
+            assert matching, f"{where}: {text!r} in none of {messages}"
+            messages.remove(matching[0])
+    if path.parent.name == "pass":
+        assert not marks
+    elif path.parent.name == "fail":
+        assert marks
+
+
+def groups() -> list[tuple[str, str, list[Endpoint[Any, Any]]]]:
+    out = []
+    for prefix, endpoints in (("mp", MarketplaceEndpoints), ("ig", IntegrationEndpoints)):
+        for gname, slot in vars(endpoints).items():
+            if isinstance(slot, GroupSlot):
+                eps = [ep for ep in vars(slot.cls).values() if isinstance(ep, Endpoint)]
+                out.append((prefix, gname, eps))
+    return out
+
+
+GROUPS = groups()
+
+
+@pytest.mark.parametrize("api,group,endpoints", GROUPS, ids=[f"{g[0]}_{g[1]}" for g in GROUPS])
+def test_every_group_has_its_pass_and_fail_cases(
+    api: str, group: str, endpoints: list[Endpoint[Any, Any]]
+) -> None:
+    path = TYPING / "endpoints" / f"{api}_{group}.py"
+    assert path.exists(), f"no {path.relative_to(ROOT)}"
+    text = path.read_text()
+    marks = expected(path)
+    calls = re.findall(rf"\.{group}\.(\w+)\(", text) + re.findall(rf"\.{group}\.(\w+)\.", text)
+    assert {ep.name for ep in endpoints} <= set(calls), "every endpoint of the group is called"
+    lines = text.splitlines()
+    passing = [n for n, line in enumerate(lines, 1) if f".{group}." in line]
+    assert set(passing) - set(marks["mypy"]), "a call that passes"
+    for checker in ("mypy", "pyright"):
+        assert set(marks[checker]) == set(marks["mypy"]), "the same lines for both checkers"
+    kinds = " ".join(text for texts in marks["mypy"].values() for text in texts)
+    assert "Extra key" in kinds, "a misspelled key"
+    assert "TypedDict item" in kinds, "a value of the wrong type"
+    if any(ep.params_type.__required_keys__ for ep in endpoints):
+        assert "Missing key" in kinds, "a missing required key"

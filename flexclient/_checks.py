@@ -1,0 +1,127 @@
+"""Checks of parameters before anything is sent, each naming the parameter it refuses.
+
+- Keys given in `custom=` must be of the API's open families (`pub_*`, `meta_*`, `priv_*`,
+  `prot_*`, `fields.*`, `imageVariant.*`, `limit.*`), and not given twice.
+- IDs must be UUIDs: every key that the endpoint's parameter TypedDict types as an ID
+  (`id`, `listingId`, `ids`, ...; `flexclient.params.Id`) takes a `uuid.UUID` or its text,
+  in its canonical form. The API would answer 400; this says which key, before sending.
+
+The checks read the endpoint's TypedDicts (data, not a list of names kept here), and look
+only at keys they declare: a key they do not know is the API's to judge.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import typing
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from flexclient._errors import ParameterError
+
+if TYPE_CHECKING:
+    from flexclient._endpoint import Endpoint
+
+CUSTOM_PREFIXES = ("pub_", "meta_", "priv_", "prot_", "fields.", "imageVariant.", "limit.")
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+
+
+def is_custom_key(key: object) -> bool:
+    """True for a key of one of the API's open families (`pub_color`, `fields.image`)."""
+    return isinstance(key, str) and any(
+        key.startswith(p) and len(key) > len(p) for p in CUSTOM_PREFIXES
+    )
+
+
+def with_custom(
+    params: Mapping[str, object] | None,
+    custom: Mapping[str, object] | None,
+    where: str = "params",
+) -> Mapping[str, object] | None:
+    """`params` with the keys of `custom` added, after checking those keys."""
+    if custom is None:
+        return params
+    if not isinstance(custom, Mapping):
+        raise ParameterError("custom", f"must be a mapping, not {type(custom).__name__}")
+    for key in custom:
+        if not is_custom_key(key):
+            raise ParameterError(
+                str(key),
+                "is not a key of an open family: custom keys start with "
+                + ", ".join(CUSTOM_PREFIXES),
+            )
+    if params is None or not custom:
+        return dict(custom) if params is None else params
+    if not isinstance(params, Mapping):
+        return params  # the client says what is wrong with it
+    for key in custom:
+        if key in params:
+            raise ParameterError(str(key), f"given both in {where} and in custom")
+    return {**params, **custom}
+
+
+IdShape = Literal["one", "many"]
+
+
+def _id_shape(hint: Any) -> IdShape | None:
+    from flexclient.params import Id, Ids
+
+    while typing.get_origin(hint) in (typing.Required, typing.NotRequired):
+        hint = typing.get_args(hint)[0]
+    if hint == Id or hint == Id | None:
+        return "one"
+    if hint == Ids or hint == Sequence[Id]:
+        return "many"
+    return None
+
+
+@functools.cache
+def id_keys(params_type: Any) -> dict[str, IdShape]:
+    """The keys a parameter TypedDict types as IDs: one ID, or several."""
+    if not typing.is_typeddict(params_type):
+        return {}
+    hints = typing.get_type_hints(params_type, include_extras=True)
+    found = {key: _id_shape(hint) for key, hint in hints.items()}
+    return {key: shape for key, shape in found.items() if shape is not None}
+
+
+def _check_id(key: str, value: object) -> None:
+    if value is None or isinstance(value, uuid.UUID):
+        return
+    if isinstance(value, str) and _UUID.fullmatch(value):
+        return
+    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+    if not isinstance(value, str):
+        shown = f"{type(value).__name__} {shown}"
+    raise ParameterError(key, f"must be a UUID or a UUID string, not {shown}")
+
+
+def check_ids(params: Mapping[str, object] | None, params_type: Any) -> None:
+    """Raise `ParameterError` for an ID that is not a UUID, naming its key."""
+    if not isinstance(params, Mapping):
+        return
+    for key, shape in id_keys(params_type).items():
+        value = params.get(key)
+        if shape == "one" or isinstance(value, uuid.UUID) or value is None:
+            _check_id(key, value)
+        elif isinstance(value, str):
+            for part in value.split(","):
+                _check_id(key, part)
+        elif isinstance(value, Sequence):
+            for n, item in enumerate(value):
+                _check_id(f"{key}[{n}]", item)
+        else:
+            _check_id(key, value)
+
+
+def check_call(
+    endpoint: Endpoint[Any, Any],
+    query: Mapping[str, object] | None,
+    body: Mapping[str, object] | None,
+) -> None:
+    """Check an endpoint call's parameters against its TypedDicts (see the docstring)."""
+    check_ids(query, endpoint.query_params_type)
+    if endpoint.kind != "query":
+        check_ids(body, endpoint.params_type)

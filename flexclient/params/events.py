@@ -1,0 +1,19 @@
+"""Parameters of the Integration API's events endpoint."""
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import TypedDict
+
+from flexclient.params._common import Id
+
+
+class EventsQueryParams(TypedDict, total=False):
+    """Integration `events.query`: events after a sequence ID or from a time, optionally
+    of some types (`listing/created`, ...) or about one resource."""
+
+    startAfterSequenceId: int
+    createdAtStart: dt.datetime
+    eventTypes: Sequence[str] | str
+    resourceId: Id
+    relatedResourceId: Id
+    perPage: int

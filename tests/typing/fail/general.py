@@ -1,0 +1,46 @@
+import uuid
+
+from flexclient import IntegrationClient, MarketplaceClient
+from flexclient.models import Image, User
+
+sdk = MarketplaceClient("id")
+integ = IntegrationClient("id", "secret")
+page = sdk.listings.query().data
+# [mypy] Incompatible types in assignment (expression has type "Image | None", variable
+# [pyright] Type "Image | None" is not assignable to declared type "Image"
+image: Image = page.data[0].author.profile_image
+# [mypy] Argument "wire_format" to "MarketplaceClient" has incompatible type
+# [pyright] Argument of type "Literal['xml']" cannot be assigned to parameter "wire_format"
+MarketplaceClient("id", wire_format="xml")
+# [mypy] Incompatible types in assignment (expression has type "Listing", variable has type "User")
+# [pyright] Type "Listing" is not assignable to declared type "User"
+user: User = next(sdk.listings.query.iter())
+# [mypy] "IntegrationClient" has no attribute "own_listings"
+# [pyright] Cannot access attribute "own_listings" for class "IntegrationClient"
+integ.own_listings.create({"title": "x"})
+# A command whose endpoint needs keys cannot be called without them.
+# [mypy] Too few arguments for "__call__" of "BoundRequiredCommand"
+# [pyright] Expected 1 more positional argument
+sdk.own_listings.create()
+# [mypy] Too few arguments for "__call__" of "BoundRequiredQuery"
+# [pyright] Expected 1 more positional argument
+sdk.listings.show()
+# [mypy] Too few arguments for "iter" of "BoundRequiredListQuery"
+# [pyright] Expected 1 more positional argument
+sdk.timeslots.query.iter()
+# Open key families are not keys of the TypedDict: they go in custom=.
+# [mypy] Extra key "pub_category" for TypedDict "ListingsQueryParams"
+# [pyright] "pub_category" is an undefined item in type "ListingsQueryParams"
+sdk.listings.query({"perPage": 5, "pub_category": "road"})
+# [mypy] Extra key "imageVariant.x" for TypedDict "CommandQueryParams"
+# [pyright] "imageVariant.x" is an undefined item in type "CommandQueryParams"
+sdk.own_listings.create({"title": "T"}, {"expand": True, "imageVariant.x": "w:1"})
+# [mypy] Argument "custom" to "__call__" of "BoundQuery" has incompatible type "list[str]"
+# [pyright] Argument of type "list[str]" cannot be assigned to parameter "custom"
+sdk.listings.query(custom=["pub_category"])
+# [mypy] Extra key "expnad" for TypedDict "CommandQueryParams"
+# [pyright] "expnad" is an undefined item in type "CommandQueryParams"
+sdk.own_listings.close({"id": uuid.uuid4()}, {"expnad": True})
+# [mypy] Unexpected keyword argument "timeuot" for "__call__" of "BoundQuery"
+# [pyright] No parameter named "timeuot"
+sdk.listings.query(timeuot=3)
