@@ -190,5 +190,8 @@ def test_client_side_errors_still_come_first(
     with pytest.raises(ParameterError):
         marketplace_client.listings.query({"start": object()})  # type: ignore[arg-type]
     assert fake_marketplace.requests == []
-    with pytest.raises(ApiError):
+    with pytest.raises(ParameterError, match="id"):  # checked before sending, as of #14
         marketplace_client.listings.show({"id": "not-a-uuid"})
+    assert fake_marketplace.requests == []
+    with pytest.raises(ApiError):  # what only the server can refuse still reaches it
+        marketplace_client.listings.show({"id": "00000000-0000-0000-0000-000000000000"})
