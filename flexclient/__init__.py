@@ -47,6 +47,13 @@ from flexclient._errors import (
     UnexpectedResponseError,
 )
 from flexclient._events import EventFeed, FilePositionStore, MemoryPositionStore, PositionStore
+from flexclient._file_transfer import (
+    FileMetadata,
+    FileTransfer,
+    UploadedFile,
+    UploadTarget,
+    file_metadata,
+)
 from flexclient._limits import Bucket, RateLimits
 from flexclient._multipart import UploadProgress
 from flexclient._options import ClientOptions, Options
@@ -86,8 +93,10 @@ __all__ = [
     "ErrorItem",
     "ErrorSource",
     "EventFeed",
+    "FileMetadata",
     "FilePositionStore",
     "FileTokenStore",
+    "FileTransfer",
     "FlexError",
     "ForbiddenError",
     "ImageAsset",
@@ -133,7 +142,10 @@ __all__ = [
     "UnauthorizedError",
     "UnexpectedResponseError",
     "UploadProgress",
+    "UploadTarget",
+    "UploadedFile",
     "__version__",
+    "file_metadata",
     "image_variants",
     "object_query",
 ]

@@ -22,12 +22,22 @@ from flexclient._client import BaseClient
 from flexclient._deadline import deadline_scope
 from flexclient._endpoint import Response
 from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
-from flexclient._errors import ParameterError
+from flexclient._errors import ParameterError, UnexpectedResponseError
 from flexclient._events import EventFeed, PositionStore
-from flexclient._file_transfer import Offsite
+from flexclient._file_transfer import (
+    FileTransfer,
+    Offsite,
+    UploadedFile,
+    UploadTarget,
+    attribute,
+    file_metadata,
+    save_file,
+    send_file,
+)
+from flexclient._multipart import FileInput, ProgressCallback, upload_bar
 from flexclient._options import ClientOptions, Options
 from flexclient._tokens import MemoryTokenStore, Token, TokenStore
-from flexclient._transport import Timeout, Transport, check_timeout
+from flexclient._transport import UPLOAD_TIMEOUT, Timeout, Transport, check_timeout
 
 MARKETPLACE_ID_VARS = ("SHARETRIBE_SDK_CLIENT_ID", "REACT_APP_SHARETRIBE_SDK_CLIENT_ID")
 MARKETPLACE_SECRET_VAR = "SHARETRIBE_SDK_CLIENT_SECRET"
@@ -81,6 +91,58 @@ class _OtherHosts(BaseClient):
         """A call's timeout (checked) and deadline, as for the API's calls."""
         checked = check_timeout(timeout) if timeout is not None else None
         return checked, self._deadline(deadline, checked)
+
+    def _transfer_call(self, timeout: object, deadline: object) -> tuple[Timeout, float]:
+        """A file transfer's timeout and deadline: as an upload's, by default."""
+        checked = check_timeout(timeout) if timeout is not None else UPLOAD_TIMEOUT
+        return checked, self._deadline(deadline, checked)
+
+    # --- files in storage -------------------------------------------------------------------
+
+    def send_file(
+        self,
+        target: object,
+        file: FileInput,
+        *,
+        mime_type: str | None = None,
+        on_upload_progress: ProgressCallback | None = None,
+        progress_bar: bool = False,
+        timeout: Timeout | None = None,
+        deadline: float | None = None,
+    ) -> FileTransfer:
+        """Upload a file's bytes to the storage target `file_uploads.create` gave (its
+        resource, its response, or a mapping of `url`, `method`, `headers`), streamed, with
+        the same progress options as `images.upload`, and no credential of the API.
+
+        >>> target = sdk.file_uploads.create({"fileId": file_id}).data.data  # doctest: +SKIP
+        >>> sdk.send_file(target, "terms.pdf", progress_bar=True)  # doctest: +SKIP
+        """
+        upload = UploadTarget.of(target)
+        checked, seconds = self._transfer_call(timeout, deadline)
+        progress = upload_bar(on_upload_progress) if progress_bar else on_upload_progress
+        with deadline_scope(seconds):
+            return send_file(
+                self._offsite(),
+                upload,
+                file,
+                mime_type=mime_type,
+                on_upload_progress=progress,
+                timeout=checked,
+            )
+
+    def save_file(
+        self,
+        url: str,
+        to: str | os.PathLike[str],
+        *,
+        timeout: Timeout | None = None,
+        deadline: float | None = None,
+    ) -> FileTransfer:
+        """Stream a file's download URL (of `file_downloads.create`) to the path `to`,
+        which holds the whole file or is left as it was."""
+        checked, seconds = self._transfer_call(timeout, deadline)
+        with deadline_scope(seconds):
+            return save_file(self._offsite(), url, to, timeout=checked)
 
 
 class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
@@ -200,6 +262,106 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
         """A client with this one's options that acts with a fresh trusted token (in a
         memory token store of its own), sharing this one's connection pool."""
         return self.with_options(token_store=MemoryTokenStore(self.exchange_token()))
+
+    # --- files ------------------------------------------------------------------------------
+
+    def upload_file(
+        self,
+        file: FileInput,
+        *,
+        name: str | None = None,
+        mime_type: str | None = None,
+        on_upload_progress: ProgressCallback | None = None,
+        progress_bar: bool = False,
+        timeout: Timeout | None = None,
+        deadline: float | None = None,
+    ) -> UploadedFile:
+        """Upload a file in one call: `own_files.create` with its name, MIME type and size,
+        `file_uploads.create` for the storage target, and the bytes sent there, streamed.
+
+        >>> uploaded = sdk.upload_file("terms.pdf", progress_bar=True)  # doctest: +SKIP
+        >>> uploaded.id  # the file, to attach to a message  # doctest: +SKIP
+
+        `file` is a path, a binary file object or bytes (with `name=`). The MIME type is
+        guessed from the name unless given. `timeout` and `deadline` are the storage
+        upload's (300 s to answer by default) and the whole call's. See docs/files.md.
+        """
+        metadata = file_metadata(file, name=name, mime_type=mime_type)
+        checked, seconds = self._transfer_call(timeout, deadline)
+        progress = upload_bar(on_upload_progress) if progress_bar else on_upload_progress
+        with deadline_scope(seconds):
+            own = self.own_files.create(
+                {"name": metadata.name, "mimeType": metadata.mime_type, "size": metadata.size},
+                {"expand": True},
+            ).data.data
+            answer = self.file_uploads.create({"fileId": own.id}, {"expand": True})
+            try:
+                target = UploadTarget.of(answer.data.data)
+            except ParameterError as exc:
+                raise UnexpectedResponseError(
+                    answer.status,
+                    answer.status_text,
+                    headers=answer.headers,
+                    request="POST file_uploads/create",
+                    reason=f"no usable upload target: {exc.problem}",
+                ) from None
+            transfer = send_file(
+                self._offsite(),
+                target,
+                file,
+                name=metadata.name,
+                mime_type=metadata.mime_type,
+                on_upload_progress=progress,
+                timeout=checked,
+            )
+        return UploadedFile(own, answer.data.data, transfer)
+
+    def download_file(
+        self,
+        file_id: uuid.UUID | str,
+        to: str | os.PathLike[str],
+        *,
+        own: bool = False,
+        attachment: bool = False,
+        timeout: Timeout | None = None,
+        deadline: float | None = None,
+    ) -> FileTransfer:
+        """Download a file to the path `to`: a download URL from `file_downloads.create`
+        (`own_file_downloads.create` with `own=True`, for the logged-in user's own files),
+        streamed to disk; `to` holds the whole file or is left as it was.
+
+        The file is named by `fileId`, as the official SDK's guide does; with
+        `attachment=True`, `file_id` is the ID of a file attachment, sent as
+        `fileAttachmentId`, the key of the API reference.
+        """
+        if isinstance(file_id, str):
+            try:
+                file_id = uuid.UUID(file_id)
+            except ValueError:
+                raise ParameterError("file_id", "not a UUID") from None
+        if not isinstance(file_id, uuid.UUID):
+            raise ParameterError("file_id", "give the file's ID, a UUID")
+        if own and attachment:
+            raise ParameterError("attachment", "own files are named by their file ID")
+        checked, seconds = self._transfer_call(timeout, deadline)
+        with deadline_scope(seconds):
+            answer: Response[Any]
+            if own:
+                answer = self.own_file_downloads.create({"fileId": file_id}, {"expand": True})
+            elif attachment:
+                answer = self.file_downloads.create({"fileAttachmentId": file_id}, {"expand": True})
+            else:
+                answer = self.file_downloads.create({"fileId": file_id}, {"expand": True})
+            url = attribute(answer.data.data, "url")
+            if not isinstance(url, str):
+                raise UnexpectedResponseError(
+                    answer.status,
+                    answer.status_text,
+                    headers=answer.headers,
+                    request="POST file_downloads/create",
+                    reason="the answer has no download URL",
+                )
+            return save_file(self._offsite(), url, to, timeout=checked)
 
     # --- the Asset Delivery API -------------------------------------------------------------
 

@@ -16,16 +16,31 @@ each to an allowed URL.
 
 from __future__ import annotations
 
+import io
+import mimetypes
+import os
+import re
+import tempfile
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
 from urllib.parse import urlsplit
 
 import requests
 import requests.auth
+from pydantic import BaseModel
 
 from flexclient._deadline import DeadlineAdapter
 from flexclient._errors import ParameterError, RedirectError
+from flexclient._multipart import (
+    FileInput,
+    MultipartBody,
+    ProgressCallback,
+    UploadProgress,
+    _Source,
+)
 from flexclient._transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT,
@@ -171,3 +186,289 @@ class Offsite:
 
     def close(self) -> None:
         self.session.close()
+
+
+# --- files: the direct upload to storage, and downloads ------------------------------------
+
+_UPLOAD_METHODS = frozenset({"PUT", "POST", "PATCH"})
+_HEADER_VALUE = re.compile(r"[^\r\n\x00]*")
+_HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+
+
+@dataclass(frozen=True)
+class FileMetadata:
+    """What `own_files.create` needs to know of a file: `name`, `mime_type`, `size` (bytes).
+
+    >>> file_metadata(b"%PDF-1.7 ...", name="terms.pdf")
+    FileMetadata(name='terms.pdf', mime_type='application/pdf', size=12)
+    """
+
+    name: str
+    mime_type: str
+    size: int
+
+    def params(self) -> dict[str, object]:
+        """The body parameters of `own_files.create`: `name`, `mimeType`, `size`."""
+        return {"name": self.name, "mimeType": self.mime_type, "size": self.size}
+
+
+def _source(file: object, name: str | None, *, named: bool = True) -> _Source:
+    """The file to read, with its name (`name`, else its own); a `ParameterError` if it
+    has none and `named`."""
+    source = _Source(file, "file")
+    if name is not None:
+        if not isinstance(name, str) or not name.strip() or "/" in name or "\x00" in name:
+            raise ParameterError("name", "must be a file name (no folders)")
+        source.filename = name
+    elif named and (source.data is not None or source.filename == "file"):
+        raise ParameterError("name", "give the file's name: bytes and nameless streams have none")
+    return source
+
+
+def _mime_type(source: _Source, mime_type: str | None) -> str:
+    if mime_type is None:
+        # As the official SDK's file.metadata: the file's type, else a generic one.
+        return mimetypes.guess_type(source.filename)[0] or "application/octet-stream"
+    if not isinstance(mime_type, str) or not re.fullmatch(r"[\w.+-]+/[\w.+-]+", mime_type):
+        raise ParameterError("mime_type", f"not a MIME type: {mime_type!r}")
+    return mime_type
+
+
+def file_metadata(
+    file: FileInput, *, name: str | None = None, mime_type: str | None = None
+) -> FileMetadata:
+    """The name, MIME type (guessed from the name, else `application/octet-stream`, as the
+    official SDK's `file.metadata`) and size of a file: a path, a `pathlib.Path`, a binary
+    file object, or bytes (with `name=`). Nothing is read but its size."""
+    source = _source(file, name)
+    return FileMetadata(source.filename, _mime_type(source, mime_type), source.size)
+
+
+@dataclass(frozen=True)
+class UploadTarget:
+    """Where a file's bytes go: `method` (PUT by default) to `url`, with `headers`; the
+    attributes of a `fileUpload` (`file_uploads.create`)."""
+
+    url: str
+    method: str = "PUT"
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        # The URL is presigned: a credential for this upload, so only its host is shown.
+        return f"UploadTarget({self.method} {urlsplit(self.url).hostname or '?'})"
+
+    @classmethod
+    def of(cls, target: object) -> UploadTarget:
+        """From a `fileUpload` resource, a response of `file_uploads.create`, its
+        attributes, or a mapping with `url`, `method` and `headers`."""
+        data = getattr(target, "data", None)
+        if data is not None and hasattr(data, "data"):  # a Response: its envelope's resource
+            target = data.data
+        attributes = getattr(target, "attributes", target)
+        if isinstance(attributes, Mapping):
+            values: Mapping[str, Any] = attributes
+        elif isinstance(attributes, BaseModel):
+            values = {**(attributes.model_extra or {}), **attributes.model_dump()}
+        else:
+            raise ParameterError("target", "give a fileUpload resource or its url, method, headers")
+        url = values.get("url")
+        method = values.get("method") or "PUT"
+        headers = values.get("headers") or {}
+        if not isinstance(url, str):
+            raise ParameterError("url", "the upload target has no URL")
+        if not isinstance(method, str) or method.upper() not in _UPLOAD_METHODS:
+            raise ParameterError("method", f"uploads are PUT, POST or PATCH, not {method!r}")
+        if not isinstance(headers, Mapping) or not all(
+            isinstance(k, str)
+            and isinstance(v, str)
+            and _HEADER_NAME.fullmatch(k)
+            and _HEADER_VALUE.fullmatch(v)
+            for k, v in headers.items()
+        ):
+            raise ParameterError(
+                "headers", "the upload headers must be valid header names and values"
+            )
+        return cls(url, method.upper(), dict(headers))
+
+
+@dataclass(frozen=True)
+class FileTransfer:
+    """The storage's answer to an upload or a download: `status`, `headers` (an `ETag`,
+    say), `size` (bytes sent or written) and, for a download, the `path` written."""
+
+    status: int
+    headers: Mapping[str, str]
+    size: int
+    path: Path | None = None
+
+
+class _FileBody(MultipartBody):
+    """A file's bytes alone, read in chunks with progress reports: the reading of
+    `MultipartBody` (`flexclient._multipart`) with one part and no multipart framing."""
+
+    def __init__(self, source: _Source, on_progress: ProgressCallback | None) -> None:
+        io.RawIOBase.__init__(self)
+        self._source = source
+        self._parts = [source.open()]
+        self._owned = source.path is not None
+        self.total = source.size
+        self.loaded = 0
+        self._on_progress = on_progress
+        self._part = 0
+        self._offset = 0
+        self._rewound = False
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        """Only back to the start: `requests` rewinds a body when it prepares the request
+        a redirect would make (never sent: redirects are not followed), and a 307 must be a
+        `RedirectError`, not a failure to rewind. The file is opened again on the next read."""
+        if offset != 0 or whence != io.SEEK_SET:
+            raise io.UnsupportedOperation("a file's body only goes back to its start")
+        if self.loaded:
+            part = self._parts[0]
+            if self._owned and not isinstance(part, bytes):
+                part.close()
+            self.loaded, self._part, self._offset, self._rewound = 0, 0, 0, True
+        return 0
+
+    def read(self, size: int = -1) -> bytes:
+        if self._rewound:
+            try:
+                self._parts = [self._source.open()]
+            except ParameterError as exc:  # a stream that cannot be read again
+                raise io.UnsupportedOperation(exc.problem) from None
+            self._rewound = False
+        return super().read(size)
+
+
+def send_file(
+    offsite: Offsite,
+    target: UploadTarget,
+    file: FileInput,
+    *,
+    name: str | None = None,
+    mime_type: str | None = None,
+    on_upload_progress: ProgressCallback | None = None,
+    timeout: Timeout | None = None,
+) -> FileTransfer:
+    """Upload a file's bytes to its storage target, streamed, with progress reports.
+
+    The target's headers are sent as given, and `Content-Type` (the file's type) when they
+    have none, as a browser sends a file; nothing else of the API (no Authorization). A
+    redirect is not followed (`RedirectError`); an error status raises its `ApiError` with
+    the storage's body."""
+    from flexclient._client import _api_error
+
+    url = offsite_url(target.url, "url")
+    source = _source(file, name, named=False)
+    headers = dict(target.headers)
+    if not any(k.lower() == "content-type" for k in headers):
+        headers["Content-Type"] = _mime_type(source, mime_type)
+
+    def body() -> Body:
+        if source.size == 0:
+            # `requests` sends an empty stream chunked, which storage services refuse.
+            return b""
+        return _FileBody(source, on_upload_progress)
+
+    raw = offsite.send(target.method, url, headers=headers, body=body, timeout=timeout)
+    if not 200 <= raw.status < 300:
+        raise _api_error(raw)
+    if source.size == 0 and on_upload_progress is not None:
+        on_upload_progress(UploadProgress(loaded=0, total=0))
+    return FileTransfer(raw.status, raw.headers, source.size)
+
+
+class _ToFile(Transport):
+    """A transport whose successful answers are written to a file as they come, not kept
+    in memory; a retry starts the file again."""
+
+    def __init__(self, origin: str, sink: IO[bytes], **kw: Any) -> None:
+        super().__init__(origin, **kw)
+        self.sink = sink
+        self.written = 0
+
+    def _read_body(self, resp: requests.Response, described: str) -> tuple[bytes, bool]:
+        if not 200 <= resp.status_code < 300:
+            return super()._read_body(resp, described)
+        self.sink.seek(0)
+        self.sink.truncate()
+        self.written = 0
+        for chunk in resp.iter_content(256 * 1024):
+            self.sink.write(chunk)
+            self.written += len(chunk)
+        self.sink.flush()
+        return b"", False
+
+
+def save_file(
+    offsite: Offsite, url: str, to: str | os.PathLike[str], *, timeout: Timeout | None = None
+) -> FileTransfer:
+    """Stream a download URL to the file `to`: written to a temporary file beside it (mode
+    0600) and renamed over it when complete, so that `to` never holds half a file."""
+    from flexclient._client import _api_error
+
+    checked = offsite_url(url, "url")
+    path = Path(to).expanduser()
+    if path.is_dir():
+        raise ParameterError("to", f"{str(path)!r} is a folder; give the file's path")
+    if not path.parent.is_dir():
+        raise ParameterError("to", f"no such folder: {str(path.parent)!r}")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w+b") as sink:
+            transport = _ToFile(
+                checked.origin,
+                sink,
+                timeout=offsite.timeout,
+                retry=offsite.retry,
+                session=offsite.session,
+                max_response_bytes=offsite.max_response_bytes,
+            )
+            raw = transport.send(
+                "GET",
+                checked.path,
+                query=checked.query,
+                # The bytes as stored: no compression for the transfer to undo.
+                headers={"Accept-Encoding": "identity"},
+                timeout=timeout,
+            )
+            if not 200 <= raw.status < 300:
+                raise _api_error(raw)
+            os.fsync(sink.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return FileTransfer(raw.status, raw.headers, transport.written, path)
+
+
+def attribute(resource: object, name: str) -> Any:
+    """An attribute of a resource by its wire name (`url`, `fileId`), whether its model
+    declares it or keeps it among the extra attributes."""
+    attributes = getattr(resource, "attributes", None)
+    if attributes is None:
+        return None
+    snake = re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+    value = getattr(attributes, snake, None)
+    if value is None and isinstance(attributes, BaseModel):
+        value = (attributes.model_extra or {}).get(name)
+    return value
+
+
+@dataclass(frozen=True)
+class UploadedFile:
+    """A file uploaded by `MarketplaceClient.upload_file`: the `file` (the `ownFile` as
+    created, before storage has verified the bytes), the `upload` target it went to, and
+    the storage's answer (`transfer`). `id` is the file's ID, to attach it elsewhere."""
+
+    file: Any
+    upload: Any
+    transfer: FileTransfer
+
+    @property
+    def id(self) -> Any:
+        return self.file.id
+
+    def __repr__(self) -> str:
+        return f"UploadedFile(id={self.id!s}, size={self.transfer.size})"
