@@ -57,9 +57,13 @@ def test_short_reprs() -> None:
 
 
 def test_empty_envelopes_read_naturally() -> None:
-    empty = Envelope(data=[], meta=Meta(totalItems=0, totalPages=0, page=1, perPage=10))
+    empty: Envelope[list[Listing]] = Envelope(
+        data=[], meta=Meta(total_items=0, total_pages=0, page=1, per_page=10)
+    )
     assert repr(empty) == "<Envelope: no resources>"
-    past_the_end = Envelope(data=[], meta=Meta(totalItems=12, totalPages=2, page=3, perPage=10))
+    past_the_end: Envelope[list[Listing]] = Envelope(
+        data=[], meta=Meta(total_items=12, total_pages=2, page=3, per_page=10)
+    )
     assert repr(past_the_end) == "<Envelope: no resources here, 12 in all, page 3/2>"
     assert repr(Envelope(data=None, meta=Meta())) == "<Envelope: no resources>"
 
