@@ -137,12 +137,14 @@ def test_a_query_with_custom_variants_sends_them(mock: requests_mock.Mocker) -> 
         headers={"Content-Type": TRANSIT_CT},
     )
     sdk = MarketplaceClient("client-id", base_url=MP)
-    # Merged into a dict built at run time (not a literal a type checker reads key by key).
-    params: Any = {
-        "include": ["images"],
-        "fields.image": ["variants.card"],
-        **image_variants({"card": ImageVariant(400, 300, "crop")}),
-    }
-    sdk.listings.query(params)
+    card = ImageVariant(400, 300, "crop")
+    sdk.listings.query(
+        {"include": ["images"], "fields.image": ["variants.card"]},
+        custom=image_variants({"card": card}),
+    )
     assert mock.last_request is not None
+    assert mock.last_request.query.endswith("imagevariant.card=w%3a400%3bh%3a300%3bfit%3acrop")
+    # Merged into a dict built at run time, as well.
+    params: Any = {"include": ["images"], **image_variants({"card": card})}
+    sdk.listings.query(params)
     assert mock.last_request.query.endswith("imagevariant.card=w%3a400%3bh%3a300%3bfit%3acrop")
