@@ -82,9 +82,13 @@ def id_keys(params_type: Any) -> dict[str, IdShape]:
     """The keys a parameter TypedDict types as IDs: one ID, or several."""
     if not typing.is_typeddict(params_type):
         return {}
-    hints = typing.get_type_hints(params_type, include_extras=True)
-    found = {key: _id_shape(hint) for key, hint in hints.items()}
-    return {key: shape for key, shape in found.items() if shape is not None}
+    hints: dict[str, Any] = typing.get_type_hints(params_type, include_extras=True)
+    found: dict[str, IdShape] = {}
+    for key, hint in hints.items():
+        shape = _id_shape(hint)
+        if shape is not None:
+            found[key] = shape
+    return found
 
 
 def _check_id(key: str, value: object) -> None:
@@ -110,7 +114,8 @@ def check_ids(params: Mapping[str, object] | None, params_type: Any) -> None:
             for part in value.split(","):
                 _check_id(key, part)
         elif isinstance(value, Sequence):
-            for n, item in enumerate(value):
+            items: Sequence[object] = value
+            for n, item in enumerate(items):
                 _check_id(f"{key}[{n}]", item)
         else:
             _check_id(key, value)
