@@ -22,6 +22,7 @@ import os
 import re
 import tempfile
 import threading
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +52,7 @@ from flexclient._transport import (
     Transport,
     is_credential_safe,
 )
+from flexclient.models import FileUpload, OwnFile
 
 MAX_REDIRECTS = 5
 """Redirects followed at most by `Offsite.get` (the asset CDN redirects an alias once)."""
@@ -417,22 +419,36 @@ def save_file(
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
         with os.fdopen(fd, "w+b") as sink:
-            transport = _ToFile(
-                checked.origin,
-                sink,
-                timeout=offsite.timeout,
-                retry=offsite.retry,
-                session=offsite.session,
-                max_response_bytes=offsite.max_response_bytes,
-            )
-            raw = transport.send(
-                "GET",
-                checked.path,
-                query=checked.query,
-                # The bytes as stored: no compression for the transfer to undo.
-                headers={"Accept-Encoding": "identity"},
-                timeout=timeout,
-            )
+            hops = 0
+            while True:
+                transport = _ToFile(
+                    checked.origin,
+                    sink,
+                    timeout=offsite.timeout,
+                    retry=offsite.retry,
+                    session=offsite.session,
+                    max_response_bytes=offsite.max_response_bytes,
+                )
+                try:
+                    raw = transport.send(
+                        "GET",
+                        checked.path,
+                        query=checked.query,
+                        # The bytes as stored: no compression for the transfer to undo.
+                        headers={"Accept-Encoding": "identity"},
+                        timeout=timeout,
+                    )
+                    break
+                except RedirectError as exc:
+                    # Followed as a browser follows a download link: a few hops, each to
+                    # an allowed URL (the official SDK leaves downloads to the browser).
+                    if exc.location is None or hops >= MAX_REDIRECTS:
+                        raise
+                    try:
+                        checked = offsite_url(exc.location, "location")
+                    except ParameterError:
+                        raise exc from None
+                    hops += 1
             if not 200 <= raw.status < 300:
                 raise _api_error(raw)
             os.fsync(sink.fileno())
@@ -462,12 +478,12 @@ class UploadedFile:
     created, before storage has verified the bytes), the `upload` target it went to, and
     the storage's answer (`transfer`). `id` is the file's ID, to attach it elsewhere."""
 
-    file: Any
-    upload: Any
+    file: OwnFile
+    upload: FileUpload
     transfer: FileTransfer
 
     @property
-    def id(self) -> Any:
+    def id(self) -> uuid.UUID:
         return self.file.id
 
     def __repr__(self) -> str:

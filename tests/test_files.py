@@ -405,6 +405,20 @@ def test_a_failed_download_leaves_the_path_as_it_was(
     assert sdk.save_file(f"{storage.url}/files/x", to).size == 3  # a GET is retried
     assert to.read_bytes() == b"new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.pdf"]
+    # Redirects are followed as a browser follows a download link: a few hops, HTTPS only.
+    storage.answers.append(Response(b"", 302, headers={"Location": "/files/x"}))
+    assert sdk.save_file(f"{storage.url}/files/moved", to).size == 3
+    assert [r.target for r in storage.received[-2:]] == ["/files/moved", "/files/x"]
+    storage.answers.append(Response(b"", 302, headers={"Location": "http://evil.example/x"}))
+    with pytest.raises(RedirectError) as moved:
+        sdk.save_file(f"{storage.url}/files/moved", to)
+    assert moved.value.location == "http://evil.example/x"
+    storage.answers.extend(
+        Response(b"", 307, headers={"Location": "/files/loop"}) for _ in range(6)
+    )
+    with pytest.raises(RedirectError):
+        sdk.save_file(f"{storage.url}/files/loop", to)
+    assert to.read_bytes() == b"new"
     with pytest.raises(ParameterError) as bad:
         sdk.save_file(f"{storage.url}/files/x", tmp_path)
     assert bad.value.param == "to"
