@@ -45,6 +45,7 @@ from flexclient._errors import (
     TransportError,
     UnauthorizedError,
     UnexpectedResponseError,
+    UnknownParameterWarning,
 )
 from flexclient._events import EventFeed, FilePositionStore, MemoryPositionStore, PositionStore
 from flexclient._file_transfer import (
@@ -141,6 +142,7 @@ __all__ = [
     "TransportError",
     "UnauthorizedError",
     "UnexpectedResponseError",
+    "UnknownParameterWarning",
     "UploadProgress",
     "UploadTarget",
     "UploadedFile",

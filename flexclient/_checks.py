@@ -6,20 +6,29 @@
   (`id`, `listingId`, `ids`, ...; `flexclient.params.Id`) takes a `uuid.UUID` or its text,
   in its canonical form. The API would answer 400; this says which key, before sending.
 
-The checks read the endpoint's TypedDicts (data, not a list of names kept here), and look
-only at keys they declare: a key they do not know is the API's to judge.
+- A key the endpoint's TypedDicts do not document (and of no open family) is sent, since the
+  API is the judge of what it takes, but warned about with the documented keys it resembles:
+  `UnknownParameterWarning: 'per_page' is not a documented parameter of listings/query; did
+  you mean 'perPage'?` (make it an error with `warnings.simplefilter("error",
+  UnknownParameterWarning)`).
+
+The checks read the endpoint's TypedDicts (data, not a list of names kept here).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import sys
 import typing
 import uuid
+import warnings
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from flexclient._errors import ParameterError
+from flexclient._errors import ParameterError, UnknownParameterWarning
+from flexclient._suggest import did_you_mean
 
 if TYPE_CHECKING:
     from flexclient._endpoint import Endpoint
@@ -121,6 +130,42 @@ def check_ids(params: Mapping[str, object] | None, params_type: Any) -> None:
             _check_id(key, value)
 
 
+_PACKAGE = str(Path(__file__).parent)
+
+
+def _callers_level() -> int:
+    """The `stacklevel` of the first frame outside flexclient: the user's call."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
+    return level
+
+
+@functools.cache
+def documented_keys(params_type: Any) -> frozenset[str]:
+    """The keys a parameter TypedDict declares (its bases' included); empty for another type."""
+    keys = getattr(params_type, "__annotations__", None)
+    if not isinstance(keys, dict) or not hasattr(params_type, "__total__"):
+        return frozenset()
+    return frozenset(str(k) for k in keys)
+
+
+def warn_unknown_keys(params: Mapping[str, object] | None, params_type: Any, path: str) -> None:
+    """Warn about each key `params_type` does not document, naming the ones it resembles."""
+    known = documented_keys(params_type)
+    if not known or not isinstance(params, Mapping):
+        return
+    for key in params:
+        if isinstance(key, str) and key not in known and not is_custom_key(key):
+            warnings.warn(
+                UnknownParameterWarning(
+                    f"{key!r} is not a documented parameter of {path}"
+                    + did_you_mean(key, sorted(known))
+                ),
+                stacklevel=_callers_level(),
+            )
+
+
 def check_call(
     endpoint: Endpoint[Any, Any],
     query: Mapping[str, object] | None,
@@ -128,5 +173,7 @@ def check_call(
 ) -> None:
     """Check an endpoint call's parameters against its TypedDicts (see the docstring)."""
     check_ids(query, endpoint.query_params_type)
+    warn_unknown_keys(query, endpoint.query_params_type, endpoint.path)
     if endpoint.kind != "query":
         check_ids(body, endpoint.params_type)
+        warn_unknown_keys(body, endpoint.params_type, endpoint.path)

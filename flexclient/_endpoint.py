@@ -26,7 +26,7 @@ parameters. At run time any mapping is accepted as the parameters.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -46,6 +46,7 @@ from flexclient import _pages
 from flexclient._checks import check_call, with_custom
 from flexclient._errors import ParameterError
 from flexclient._multipart import ProgressCallback, UploadProgress
+from flexclient._suggest import did_you_mean, vars_of
 from flexclient.models import Envelope
 from flexclient.params import CommandQueryParams
 
@@ -80,7 +81,8 @@ class Response(Generic[T]):
 
     status: int
     status_text: str
-    headers: CaseInsensitiveDict[str]
+    # Left out of repr(): a page of headers says little in a notebook or a log line.
+    headers: CaseInsensitiveDict[str] = field(repr=False)
     data: T
     retries: int = 0
 
@@ -113,6 +115,15 @@ class Group:
     def __repr__(self) -> str:
         names = sorted(k for k, v in type(self).__dict__.items() if isinstance(v, Endpoint))
         return f"<{type(self).__name__}: {', '.join(names)}>"
+
+    if not TYPE_CHECKING:  # for type checkers, a misspelled endpoint stays an error
+
+        def __getattr__(self, name: str) -> Any:
+            if name.startswith("_"):
+                raise AttributeError(name)
+            known = [k for k, v in vars_of(type(self)).items() if isinstance(v, Endpoint)]
+            hint = did_you_mean(name, known)
+            raise AttributeError(f"{type(self).__name__} has no endpoint {name!r}{hint}")
 
 
 G = TypeVar("G", bound=Group)

@@ -98,6 +98,12 @@ class MissingExtraError(FlexError, ImportError):
         self.name = package
 
 
+class UnknownParameterWarning(UserWarning):
+    """A parameter key the endpoint does not document (and of no open family such as
+    `pub_*`): it is sent all the same, and the warning names the documented keys it resembles.
+    Turn it into an error with `warnings.simplefilter("error", UnknownParameterWarning)`."""
+
+
 class TokenStoreError(FlexError, OSError):
     """A token store that cannot be used at all, such as a `FileTokenStore` whose path is a
     folder. (A token file that cannot be read is only warned about, and counts as none.)"""
