@@ -14,8 +14,9 @@ from flexclient._extras import require
 
 require("werkzeug", "testing", "the fake marketplace (flexclient.testing)")
 
+from flexclient.testing._asset_cdn import FakeAssetCDN  # noqa: E402
 from flexclient.testing._process import Served, fake_process  # noqa: E402
 from flexclient.testing._seed import DEMO_USERS  # noqa: E402
 from flexclient.testing._server import FakeMarketplace  # noqa: E402
 
-__all__ = ["DEMO_USERS", "FakeMarketplace", "Served", "fake_process"]
+__all__ = ["DEMO_USERS", "FakeAssetCDN", "FakeMarketplace", "Served", "fake_process"]
