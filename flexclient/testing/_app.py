@@ -24,6 +24,9 @@ from flexclient._errors import ParameterError
 from flexclient._wire import FORMATS, JSON, TRANSIT, WireDecodeError, WireFormat
 from flexclient.testing import _auth_api, _handlers, _state
 from flexclient.testing._call import ApiFailure, Call
+from flexclient.testing._context import TRANSACTION, Context
+from flexclient.testing._engine import run_due
+from flexclient.testing._handlers import files
 from flexclient.testing._render import Api
 from flexclient.testing._routes import BY_PATH, handler_for
 
@@ -68,6 +71,7 @@ def _each(value: object, change: Callable[[object], object]) -> object:
 
 _API_PATH = re.compile(r"/v1/(api|integration_api)/([a-z_]+/[a-z_]+)")
 _IMAGE_PATH = re.compile(r"/images/([0-9a-f-]{36})/([A-Za-z0-9_.-]+)")
+_STORAGE_PATH = re.compile(r"/storage/(upload|download)/([A-Za-z0-9_-]+)")
 
 
 @dataclass
@@ -155,6 +159,9 @@ class FakeApp:
         image = _IMAGE_PATH.fullmatch(request.path)
         if image is not None:
             return self.image(uuid.UUID(image[1]))
+        storage = _STORAGE_PATH.fullmatch(request.path)
+        if storage is not None:
+            return self.storage(request, storage[1], storage[2])
         match = _API_PATH.fullmatch(request.path)
         fmt = _negotiate(request.headers.get("Accept"))
         if fmt is None:
@@ -239,6 +246,8 @@ class FakeApp:
             )
         call.check(extended_data_filters=registered.extended_data_filters)
         with self.state.lock:
+            # What the marketplace's clock has made due happens before anything else.
+            run_due(Context(self.state, self.base_url, TRANSACTION))
             return registered.handler(call)
 
     def decode_body(self, request: Request) -> dict[str, Any]:
@@ -273,6 +282,20 @@ class FakeApp:
             else "application/json;charset=UTF-8"
         )
         return Response(payload, status, content_type=content_type)
+
+    def storage(self, request: Request, action: str, token: str) -> Response:
+        """The file storage: uploads and downloads by the token in a presigned URL."""
+        with self.state.lock:
+            if action == "upload" and request.method == "PUT":
+                status = files.receive_upload(
+                    self.state, token, request.headers.get("Content-Type", ""), request.get_data()
+                )
+                return Response(b"", status)
+            if action == "download" and request.method == "GET":
+                blob = files.serve_download(self.state, token)
+                if blob is not None:
+                    return Response(blob.content, 200, content_type=blob.content_type)
+        return Response(b"Access denied", 403, content_type="text/plain")
 
     def image(self, image_id: uuid.UUID) -> Response:
         blob = self.state.blobs.get(image_id) if image_id in self.state.images else None

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from flexclient._endpoint import Endpoint
 from flexclient.models import CurrentUserAttributes
 from flexclient.testing import _state as s
+from flexclient.testing._context import INTEGRATION_API, MARKETPLACE_API, Context
 from flexclient.testing._params import (
     Invalid,
     Missing,
@@ -111,10 +112,6 @@ class Call:
     @property
     def renderer(self) -> Renderer:
         return Renderer(self.state, self.base_url, self.api, self.grant.user_id, self.params)
-
-    @property
-    def source(self) -> str:
-        return "source/marketplace-api" if self.api == "marketplace" else "source/integration-api"
 
     @property
     def expand(self) -> bool:
@@ -243,41 +240,20 @@ class Call:
 
     # --- events --------------------------------------------------------------------------------
 
+    @property
+    def ctx(self) -> Context:
+        """This call as the author of changes and their events."""
+        source = MARKETPLACE_API if self.api == "marketplace" else INTEGRATION_API
+        return Context(self.state, self.base_url, source, self.grant.user_id, self.grant.client_id)
+
     def snapshot(self, record: s.Record[Any]) -> Resource:
-        """The resource as the Integration API shows it, for events."""
-        return Renderer(self.state, self.base_url, "integration", None, {}).resource(record)[0]
+        return self.ctx.snapshot(record)
 
     def emit(self, event_type: str, record: s.Record[Any], before: Resource | None) -> None:
-        """Record the event of a change; `before` is the snapshot taken before it."""
-        after = self.snapshot(record)
-        previous = None
-        if before is not None:
-            old = before["attributes"]
-            new = after["attributes"]
-            previous = {"attributes": {k: v for k, v in old.items() if new.get(k) != v}}
-        self.state.record(
-            event_type,
-            self.source,
-            record.type,
-            record.id,
-            after,
-            previous,
-            self.grant.user_id,
-            self.grant.client_id,
-        )
+        self.ctx.emit(event_type, record, before)
 
     def emit_deleted(self, event_type: str, record: s.Record[Any]) -> None:
-        """Record the event of a deletion: no resource, its attributes as previous values."""
-        self.state.record(
-            event_type,
-            self.source,
-            record.type,
-            record.id,
-            None,
-            {"attributes": self.snapshot(record)["attributes"]},
-            self.grant.user_id,
-            self.grant.client_id,
-        )
+        self.ctx.emit_deleted(event_type, record)
 
     # --- answers -------------------------------------------------------------------------------
 
@@ -292,17 +268,25 @@ class Call:
             return self.renderer.resource(record, rtype)
         return self.renderer.resource(record)
 
-    def one(self, record: s.Record[Any]) -> dict[str, Any]:
-        """A command or show answer: the whole resource, or only its id and type."""
+    def one(self, record: s.Record[Any], *, whole: bool = False) -> dict[str, Any]:
+        """A command or show answer: the whole resource, or (a command without `expand`)
+        only its id and type. `whole`: always the whole resource, as for the short-lived
+        targets (an upload URL, a Stripe link) that are nothing without their attributes."""
         res, refs = self.view(record)
-        if self.command and not self.expand:
+        if self.command and not self.expand and not whole:
             return {"data": {"id": res["id"], "type": res["type"]}}
         return self.renderer.document([(res, refs)], many=False)
 
-    def page(self, records: Sequence[s.Record[Any]], *, limited: bool = False) -> dict[str, Any]:
+    def page(
+        self,
+        records: Sequence[s.Record[Any]],
+        *,
+        limited: bool = False,
+        max_per_page: int = MAX_PER_PAGE,
+    ) -> dict[str, Any]:
         """A query answer: one page of the results, with pagination meta."""
         page = self.q("page", _positive, required=False) or 1
-        per_page = self.q("perPage", _per_page, required=False) or MAX_PER_PAGE
+        per_page = self.q("perPage", _per_page(max_per_page), required=False) or MAX_PER_PAGE
         total = len(records)
         pages = max(1, math.ceil(total / per_page))
         chunk = records[(page - 1) * per_page : page * per_page]
@@ -326,8 +310,11 @@ def _positive(raw: str) -> int:
     return value
 
 
-def _per_page(raw: str) -> int:
-    value = _positive(raw)
-    if value > MAX_PER_PAGE:
-        raise ValueError(f"at most {MAX_PER_PAGE}")
-    return value
+def _per_page(most: int) -> Callable[[str], int]:
+    def parse(raw: str) -> int:
+        value = _positive(raw)
+        if value > most:
+            raise ValueError(f"at most {most}")
+        return value
+
+    return parse

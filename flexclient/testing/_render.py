@@ -21,7 +21,12 @@ Resource = dict[str, Any]
 
 # The types under which the Marketplace API shows a resource to its owner, and the type the
 # resource has for everyone else (and is stored as).
-OWNER_TYPES = {"currentUser": "user", "ownListing": "listing"}
+OWNER_TYPES = {
+    "currentUser": "user",
+    "ownListing": "listing",
+    "ownFile": "file",
+    "ownFileDownload": "fileDownload",
+}
 
 # What the Marketplace API shows only to a resource's owner, under the owner's type; the
 # operator (the Integration API) sees all of it. Wire names; dots reach into nested parts.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import threading
 import uuid
@@ -10,9 +11,10 @@ from typing import Any, Literal
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from flexclient.testing import _state
+from flexclient.testing import _engine, _state
 from flexclient.testing._app import FakeApp, Fault, RateLimits
 from flexclient.testing._auth_api import Clients
+from flexclient.testing._context import CONSOLE, TRANSACTION, Context
 
 
 class _QuietHandler(WSGIRequestHandler):
@@ -159,3 +161,72 @@ class FakeMarketplace:
         """Make `login_with_idp` with this identity-provider token log in as the user."""
         with self.state.lock:
             self.state.idp_tokens[(idp_id, idp_token)] = user_id
+
+    def add_idp_identity(
+        self,
+        idp_id: str,
+        idp_token: str,
+        *,
+        email: str,
+        first_name: str = "Test",
+        last_name: str = "User",
+        idp_user_id: str | None = None,
+    ) -> None:
+        """Make the identity provider `idp_id` vouch for a person not yet in the marketplace
+        with this token, so that `current_user.create_with_idp` can make them a user (and
+        `login_with_idp` log them in afterwards)."""
+        identity = {
+            "email": email.lower(),
+            "first_name": first_name,
+            "last_name": last_name,
+            "user_id": idp_user_id or uuid.uuid4().hex,
+        }
+        with self.state.lock:
+            self.state.idp_identities[(idp_id, idp_token)] = identity
+
+    # --- time, transactions and email ---------------------------------------------------------
+
+    @property
+    def now(self) -> dt.datetime:
+        """The marketplace's time (the real time, moved forward by `advance`)."""
+        return self.state.time()
+
+    def advance(self, by: dt.timedelta | float) -> None:
+        """Move the marketplace's clock forward (a timedelta, or seconds); the delayed
+        transitions that fall due are taken, in order, as the system takes them."""
+        step = by if isinstance(by, dt.timedelta) else dt.timedelta(seconds=by)
+        if step < dt.timedelta(0):
+            raise ValueError("time only moves forward")
+        with self.state.lock:
+            self.state.offset += step
+            _engine.run_due(self._context(TRANSACTION))
+
+    def transition(
+        self,
+        transaction_id: uuid.UUID,
+        transition: str,
+        params: dict[str, Any] | None = None,
+        *,
+        by: Literal["operator", "system"] = "operator",
+    ) -> None:
+        """Take a transition of a transaction as the operator would in Console, or as the
+        system (`by="system"`, for a delayed transition without waiting for its time).
+
+        >>> fake.transition(tx_id, "transition/complete", by="system")  # doctest: +SKIP
+        """
+        with self.state.lock:
+            tx = self.state.transactions.get(transaction_id)
+            if tx is None:
+                raise KeyError(f"no transaction {transaction_id}")
+            ctx = self._context(CONSOLE)
+            _engine.transition(ctx, tx, transition, params or {}, by=by, trusted=True)
+
+    @property
+    def outbox(self) -> list[_state.Email]:
+        """The emails the marketplace would have sent with tokens in them (password resets,
+        email verifications), oldest first: `.to`, `.kind`, `.token`, `.user_id`."""
+        with self.state.lock:
+            return list(self.state.outbox)
+
+    def _context(self, source: str) -> Context:
+        return Context(self.state, self.app.base_url, source)

@@ -9,8 +9,8 @@ behaves as if requests ran one after another.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
-import itertools
 import secrets
 import threading
 import uuid
@@ -31,6 +31,7 @@ from flexclient.models import (
     StockAttributes,
     TransactionAttributes,
 )
+from flexclient.testing._processes import DEFAULT_PROCESSES, Process
 from flexclient.testing._schema import changed, stored
 
 A = TypeVar("A", bound=BaseModel)
@@ -128,7 +129,15 @@ def new_user(
     user = new("user", CurrentUserAttributes, attributes)
     user.link("marketplace", "marketplace", MARKETPLACE_ID)
     user.link("profileImage", "image", None)
+    user.link("stripeAccount", "stripeAccount", None)
+    user.link("stripeCustomer", "stripeCustomer", None)
+    user.link("effectivePermissionSet", "permissionSet", permission_set_id(user.id))
     return user
+
+
+def permission_set_id(user_id: uuid.UUID) -> uuid.UUID:
+    """A user's effective permissions are a resource of their own, one per user."""
+    return uuid.uuid5(user_id, "permissions")
 
 
 @dataclass
@@ -139,6 +148,38 @@ class Blob:
     content_type: str
     width: int = 0
     height: int = 0
+
+
+@dataclass
+class Progress:
+    """Where a transaction is in its process: the state, when each state was first entered,
+    and its booking's times (the timepoints the process's delayed transitions use)."""
+
+    alias: str
+    state: str | None = None
+    timepoints: dict[str, dt.datetime] = field(default_factory=dict)
+    payment: str | None = None  # the payment's stage: created, confirmed, captured, ...
+    paid_out: bool = False
+    stuck: bool = False  # a delayed transition failed: the system takes no more
+
+
+@dataclass
+class StorageToken:
+    """What a storage URL lets its bearer do: upload or download one file, until when."""
+
+    kind: str
+    file_id: uuid.UUID
+    expires_at: dt.datetime
+
+
+@dataclass
+class Email:
+    """A message the fake would have sent: a test reads the token in it."""
+
+    to: str
+    kind: str  # "password-reset", "email-verification"
+    token: str
+    user_id: uuid.UUID
 
 
 @dataclass
@@ -169,7 +210,20 @@ class State:
     )
     adjustments: dict[uuid.UUID, Record[StockAdjustmentAttributes]] = field(default_factory=dict)
     transactions: dict[uuid.UUID, Record[TransactionAttributes]] = field(default_factory=dict)
+    progress: dict[uuid.UUID, Progress] = field(default_factory=dict)
+    processes: dict[str, Process] = field(
+        default_factory=lambda: {p.alias: p for p in DEFAULT_PROCESSES}
+    )
+    # Resources of types the fake creates in the course of transactions and account flows,
+    # by the type they are stored as (`booking`, `review`, `stripeAccount`, `file`, ...).
+    others: dict[str, dict[uuid.UUID, Record[Any]]] = field(default_factory=dict)
     events: list[Record[EventAttributes]] = field(default_factory=list)
+    outbox: list[Email] = field(default_factory=list)
+    storage_tokens: dict[str, StorageToken] = field(default_factory=dict)
+    # Identities an identity provider vouches for: (IdP ID, token) -> email, names, IdP user.
+    idp_identities: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
+    # The marketplace's clock runs this far ahead of the real one (tests move it forward).
+    offset: dt.timedelta = field(default_factory=dt.timedelta)
     passwords: dict[uuid.UUID, str] = field(default_factory=dict)
     blobs: dict[uuid.UUID, Blob] = field(default_factory=dict)
     access_tokens: dict[str, Grant] = field(default_factory=dict)
@@ -177,11 +231,23 @@ class State:
     login_as_codes: dict[str, uuid.UUID] = field(default_factory=dict)
     idp_tokens: dict[tuple[str, str], uuid.UUID] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
-    _sequence: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    last_sequence_id: int = 0
 
     @property
     def marketplace_id(self) -> uuid.UUID:
         return self.marketplace.id
+
+    def time(self) -> dt.datetime:
+        """The marketplace's time: now, moved forward by what a test asked for."""
+        return now() + self.offset
+
+    def fork(self) -> State:
+        """A copy to try changes on and throw away (speculative transactions)."""
+        return copy.deepcopy(self, {id(self.lock): threading.RLock()})
+
+    def table(self, stored_type: str) -> dict[uuid.UUID, Record[Any]]:
+        """The records of a type kept in `others`."""
+        return self.others.setdefault(stored_type, {})
 
     def tables(self) -> dict[str, Mapping[uuid.UUID, Record[Any]]]:
         """Every kind of stored record, by the type it is stored as."""
@@ -194,10 +260,24 @@ class State:
             "availabilityException": self.exceptions,
             "stockAdjustment": self.adjustments,
             "transaction": self.transactions,
+            **self.others,
         }
 
     def find(self, stored_type: str, rid: uuid.UUID) -> Record[Any] | None:
+        if stored_type == "permissionSet":
+            return self._permission_set(rid)
         return self.tables().get(stored_type, {}).get(rid)
+
+    def _permission_set(self, rid: uuid.UUID) -> Record[Any] | None:
+        # Made from the user's own permissions when asked for, so it never lags behind them.
+        from flexclient.testing._schema import attributes_model, by_field_name
+
+        user = next((u for u in self.users.values() if permission_set_id(u.id) == rid), None)
+        if user is None:
+            return None
+        model = attributes_model("permissionSet")
+        values = by_field_name(model, user.attributes.permissions)
+        return Record(rid, "permissionSet", stored(model, values))
 
     def user_by_email(self, email: str) -> Record[CurrentUserAttributes] | None:
         wanted = email.lower()
@@ -229,12 +309,12 @@ class State:
         resource: dict[str, Any] | None,
         previous: dict[str, Any] | None,
         user_id: uuid.UUID | None,
-        client_id: str,
+        client_id: str | None,
     ) -> None:
         """Append an event; `resource` and `previous` are kept exactly as rendered."""
         values: dict[str, Any] = {
-            "sequence_id": next(self._sequence),
-            "created_at": now(),
+            "sequence_id": self.last_sequence_id + 1,
+            "created_at": self.time(),
             "event_type": event_type,
             "source": source,
             "resource_id": resource_id,
@@ -251,4 +331,5 @@ class State:
         }
         # Constructed, not validated: the resource stays as it was rendered, to the byte.
         attributes = EventAttributes.model_construct(**values)
+        self.last_sequence_id += 1
         self.events.append(Record(uuid.uuid4(), "event", attributes))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 import pytest
 
-from flexclient import IntegrationClient, MarketplaceClient
+from flexclient import IntegrationClient, MarketplaceClient, Money
 from flexclient._wire import WireFormatName
 from flexclient.testing import FakeMarketplace
 from tests.conftest import NO_WAIT
@@ -44,3 +44,52 @@ def demo_sdk(demo_marketplace: FakeMarketplace, wire: WireFormatName) -> Marketp
     return MarketplaceClient(
         demo_marketplace.client_id, base_url=demo_marketplace.url, wire_format=wire
     )
+
+
+# --- transactions: what a booking or a purchase needs before it can start --------------------
+
+
+def login(fake: FakeMarketplace, email: str, wire: WireFormatName = "transit") -> MarketplaceClient:
+    """A user of `fake` logged in with a client that has the client secret (for trusted
+    calls); the user is added first."""
+    fake.add_user(email, f"{email}-pass", first_name=email.split("@")[0].capitalize())
+    sdk = MarketplaceClient(
+        fake.client_id,
+        client_secret=fake.client_secret,
+        base_url=fake.url,
+        wire_format=wire,
+        retry_policy=NO_WAIT,
+    )
+    sdk.login(username=email, password=f"{email}-pass")
+    return sdk
+
+
+def connect_stripe(sdk: MarketplaceClient) -> None:
+    """Give the logged-in user a Stripe account, as providers need to be paid."""
+    sdk.stripe_account.create(
+        {"country": "FI", "accountToken": "ct_test", "bankAccountToken": "btok_test"}
+    )
+
+
+def items(price: Money, quantity: int = 1, commission_percent: int = 0) -> list[dict[str, Any]]:
+    """Line items as a marketplace's server computes them: the price times the quantity, and
+    the provider's commission as a negative percentage of it."""
+    lines: list[dict[str, Any]] = [
+        {
+            "code": "line-item/units",
+            "unitPrice": price,
+            "quantity": quantity,
+            "includeFor": ["customer", "provider"],
+        }
+    ]
+    if commission_percent:
+        total = Money(-price.amount * quantity, price.currency)
+        lines.append(
+            {
+                "code": "line-item/provider-commission",
+                "unitPrice": total,
+                "percentage": commission_percent,
+                "includeFor": ["provider"],
+            }
+        )
+    return lines

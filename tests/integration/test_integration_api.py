@@ -8,9 +8,12 @@ import uuid
 import pytest
 
 from flexclient import ConflictError, IntegrationClient, MarketplaceClient, Money
+from flexclient._wire import WireFormatName
 from flexclient.models import Event, Listing, Stock, User
+from flexclient.params import AvailabilityExceptionsQueryParams
 from flexclient.testing import FakeMarketplace
 from flexclient.testing._seed import png
+from tests.integration.conftest import connect_stripe, items, login
 
 
 @pytest.fixture
@@ -108,21 +111,30 @@ def test_stock(integ: IntegrationClient, seller: uuid.UUID) -> None:
 def test_transactions_seen_by_the_operator(
     fake_marketplace: FakeMarketplace,
     integ: IntegrationClient,
-    sdk: MarketplaceClient,
-    seller: uuid.UUID,
+    wire: WireFormatName,
 ) -> None:
-    listing = integ.listings.create(
-        {"title": "Bike", "authorId": seller, "price": Money(1000, "USD")}
-    ).data.data
-    fake_marketplace.add_user("buyer@example.com", "buyer-pass")
-    sdk.login(username="buyer@example.com", password="buyer-pass")
-    tx = sdk.transactions.initiate(
-        {
-            "processAlias": "p/release-1",
-            "transition": "transition/request",
-            "params": {"listingId": listing.id},
-        }
-    ).data.data
+    provider = login(fake_marketplace, "provider@example.com", wire)
+    connect_stripe(provider)
+    listing = provider.own_listings.create({"title": "Bike", "price": Money(1000, "USD")}).data.data
+    buyer = login(fake_marketplace, "buyer@example.com", wire)
+    start = fake_marketplace.now.replace(microsecond=0) + dt.timedelta(days=3)
+    tx = (
+        buyer.trusted_client()
+        .transactions.initiate(
+            {
+                "processAlias": "default-booking/release-1",
+                "transition": "transition/request-payment",
+                "params": {
+                    "listingId": listing.id,
+                    "bookingStart": start,
+                    "bookingEnd": start + dt.timedelta(days=1),
+                    "lineItems": items(Money(1000, "USD")),
+                },
+            }
+        )
+        .data.data
+    )
+    buyer.transactions.transition({"id": tx.id, "transition": "transition/confirm-payment"})
     assert [t.id for t in integ.transactions.query().data.data] == [tx.id]
     done = integ.transactions.transition(
         {"id": tx.id, "transition": "transition/operator-accept"}, {"expand": True}
@@ -132,7 +144,7 @@ def test_transactions_seen_by_the_operator(
         {"id": tx.id, "metadata": {"refund": "none"}}, {"expand": True}
     ).data.data
     assert meta.attributes.metadata == {"refund": "none"}
-    assert meta.attributes.protected_data == {}  # sent, and empty
+    assert meta.attributes.protected_data == {}  # sent, and empty once the payment is confirmed
     sparse = integ.transactions.show({"id": tx.id, "fields.transaction": "lastTransition"})
     attrs = sparse.data.data.attributes
     assert attrs.last_transition == "transition/operator-accept"
@@ -189,7 +201,11 @@ def test_availability_exceptions_of_any_listing(
 ) -> None:
     listing = integ.listings.create({"title": "Cabin", "authorId": seller}).data.data
     start = dt.datetime(2027, 6, 1, tzinfo=dt.UTC)
-    window = {"listingId": listing.id, "start": start, "end": start + dt.timedelta(days=7)}
+    window: AvailabilityExceptionsQueryParams = {
+        "listingId": listing.id,
+        "start": start,
+        "end": start + dt.timedelta(days=7),
+    }
     made = integ.availability_exceptions.create(
         {"listingId": listing.id, "start": start, "end": start + dt.timedelta(days=1), "seats": 2},
         {"expand": True},

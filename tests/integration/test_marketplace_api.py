@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 import requests
@@ -20,8 +21,10 @@ from flexclient import (
     NotFoundError,
 )
 from flexclient.models import CurrentUser, Image, Listing, OwnListing, Transaction, User
+from flexclient.params import StockAdjustmentsQueryParams
 from flexclient.testing import DEMO_USERS, FakeMarketplace
 from flexclient.testing._seed import png
+from tests.integration.conftest import connect_stripe, items
 
 AINO, AINO_PASS = DEMO_USERS[0][0], DEMO_USERS[0][1]
 
@@ -255,28 +258,44 @@ def test_availability_exceptions(sdk: MarketplaceClient) -> None:
 
 def test_transaction_flow(fake_marketplace: FakeMarketplace, sdk: MarketplaceClient) -> None:
     signup(sdk, "seller@example.com")
+    connect_stripe(sdk)
     listing = sdk.own_listings.create({"title": "Bike", "price": Money(1500, "EUR")}).data.data
+    sdk.stock.compare_and_set({"listingId": listing.id, "oldTotal": None, "newTotal": 5})
     sdk.logout()
     signup(sdk, "buyer@example.com")
-    tx = sdk.transactions.initiate(
-        {
-            "processAlias": "default-purchase/release-1",
-            "transition": "transition/request-payment",
-            "params": {"listingId": listing.id, "quantity": 2},
-        },
-        {"expand": True, "include": ["listing", "provider", "customer"]},
-    ).data.data
+    # Line items are set by a privileged transition: from a trusted (server) context.
+    tx = (
+        sdk.trusted_client()
+        .transactions.initiate(
+            {
+                "processAlias": "default-purchase/release-1",
+                "transition": "transition/request-payment",
+                "params": {
+                    "listingId": listing.id,
+                    "stockReservationQuantity": 2,
+                    "lineItems": items(Money(1500, "EUR"), 2),
+                },
+            },
+            {"expand": True, "include": ["listing", "provider", "customer", "stockReservation"]},
+        )
+        .data.data
+    )
     assert isinstance(tx, Transaction) and tx.attributes.payin_total == Money(3000, "EUR")
     assert tx.listing.id == listing.id and tx.customer.attributes.profile.display_name == "New P"
     line = tx.attributes.line_items[0]
     assert line.unit_price == Money(1500, "EUR") and line.quantity == 2
+    assert line.line_total == Money(3000, "EUR")
+    assert tx.stock_reservation is not None and tx.stock_reservation.attributes.state == "pending"
     moved = sdk.transactions.transition(
-        {"id": tx.id, "transition": "transition/confirm-payment"}, {"expand": True}
+        {"id": tx.id, "transition": "transition/confirm-payment"},
+        {"expand": True, "include": ["stockReservation"]},
     ).data.data
     assert (
         moved.attributes.last_transition == "transition/confirm-payment"
         and len(moved.attributes.transitions) == 2
     )
+    assert moved.stock_reservation is not None
+    assert moved.stock_reservation.attributes.state == "accepted"
     assert [t.id for t in sdk.transactions.query({"only": "order"}).data.data] == [tx.id]
     assert (
         sdk.transactions.show({"id": tx.id}).data.data.attributes.process_name == "default-purchase"
@@ -296,10 +315,10 @@ def test_errors_of_the_api(demo_sdk: MarketplaceClient) -> None:
         "perPage",
     ]
     with pytest.raises(BadRequestError) as unknown:
-        demo_sdk.listings.query({"colour": "red"})  # type: ignore[arg-type]
+        demo_sdk.listings.query(cast(Any, {"colour": "red"}))
     assert unknown.value.codes == ["validation-disallowed-key"] and "colour" in str(unknown.value)
     with pytest.raises(BadRequestError) as no_id:
-        demo_sdk.listings.show({})  # type: ignore[arg-type]
+        demo_sdk.listings.show(cast(Any, {}))
     assert no_id.value.codes == ["validation-missing-key"]
 
 
@@ -312,7 +331,7 @@ def test_own_stock(sdk: MarketplaceClient) -> None:
     assert stock.attributes.quantity == 3
     sdk.stock_adjustments.create({"listingId": listing.id, "quantity": 2})
     now = dt.datetime.now(dt.UTC)
-    window = {
+    window: StockAdjustmentsQueryParams = {
         "listingId": listing.id,
         "start": now - dt.timedelta(hours=1),
         "end": now + dt.timedelta(hours=1),

@@ -6,22 +6,32 @@ the endpoint table's own entries.
 
 from flexclient.testing._handlers import (
     availability,
+    bookings,
     events,
+    files,
     images,
     listings,
     marketplace,
+    messages,
+    sitemap,
     stock,
+    stripe,
     transactions,
     users,
 )
 
 __all__ = [
     "availability",
+    "bookings",
     "events",
+    "files",
     "images",
     "listings",
     "marketplace",
+    "messages",
+    "sitemap",
     "stock",
+    "stripe",
     "transactions",
     "users",
 ]

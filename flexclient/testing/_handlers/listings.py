@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import Any
 
 from flexclient._endpoints import IntegrationEndpoints as Integ
 from flexclient._endpoints import MarketplaceEndpoints as Market
 from flexclient.models import ListingAttributes
+from flexclient.testing import _availability
 from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, Call, invalid, not_found
 from flexclient.testing._handlers._lookup import (
@@ -16,6 +18,7 @@ from flexclient.testing._handlers._lookup import (
     ids,
     listing,
     price_range,
+    time,
     user,
     words,
 )
@@ -65,6 +68,7 @@ def _query(c: Call, listings: list[Listing], *, own: bool) -> dict[str, Any]:
         result = [lst for lst in result if _stock(c, lst) >= min_stock]
     if keywords:
         result = [lst for lst in result if all(w in _text(lst) for w in keywords)]
+    result = _available(c, result)
     result = filter_extended(c, result)
     sort = c.params.get("sort", "-createdAt")
     field_name = sort.lstrip("-")
@@ -78,6 +82,32 @@ def _query(c: Call, listings: list[Listing], *, own: bool) -> dict[str, Any]:
 
     result.sort(key=sort_key, reverse=sort.startswith("-"))
     return c.page(result, limited=not own)
+
+
+def _available(c: Call, listings: list[Listing]) -> list[Listing]:
+    """The listings free between `start` and `end`: for the whole time (`day-full`,
+    `time-full`, the default) or for some of it (`day-partial`, `time-partial`), with at
+    least `seats` seats and, for partial availability, `minDuration` minutes in one stretch."""
+    start, end = c.q("start", time), c.q("end", time)
+    if start is None and end is None:
+        return listings
+    if start is None or end is None or end <= start:
+        raise invalid("query", "end" if start else "start", "start and end go together")
+    mode = c.params.get("availability", "day-full")
+    seats = c.q("seats", int) or 1
+    shortest = dt.timedelta(minutes=c.q("minDuration", int) or 0)
+    kept = []
+    for lst in listings:
+        if mode.endswith("-full"):
+            ok = _availability.has_room(c.state, lst, start, end, seats)
+        else:
+            ok = any(
+                span.seats >= seats and span.end - span.start >= shortest
+                for span in _availability.free(c.state, lst, start, end)
+            )
+        if ok:
+            kept.append(lst)
+    return kept
 
 
 def _priced_within(lst: Listing, low: int | None, high: int | None) -> bool:
@@ -98,7 +128,12 @@ def _text(lst: Listing) -> str:
     return f"{lst.attributes.title} {lst.attributes.description}".lower()
 
 
-@handles(Market.listings.cls.query, Integ.listings.cls.query, extended_data_filters=True)
+@handles(
+    Market.listings.cls.query,
+    Market.listings.cls.search,
+    Integ.listings.cls.query,
+    extended_data_filters=True,
+)
 def query(c: Call) -> dict[str, Any]:
     return _query(c, list(c.state.listings.values()), own=False)
 
@@ -146,7 +181,7 @@ def _writable(c: Call) -> set[str]:
 
 
 def _create(c: Call, author: s.Record[Any], state: str) -> dict[str, Any]:
-    made = s.new("listing", ListingAttributes, {"state": state, "created_at": s.now()})
+    made = s.new("listing", ListingAttributes, {"state": state, "created_at": c.state.time()})
     made.link("marketplace", "marketplace", s.MARKETPLACE_ID)
     made.link("author", "user", author.id)
     made.link_many("images", "image", [])
@@ -209,6 +244,17 @@ def _state_change(from_states: tuple[str, ...], to: str, *, own: bool) -> Handle
         return c.one(target)
 
     return handler
+
+
+@handles(Market.own_listings.cls.discard_draft)
+def own_discard_draft(c: Call) -> dict[str, Any]:
+    target = listing(c, c.b_id(), own=True)
+    if target.attributes.state != "draft":
+        raise ApiFailure(409, "listing-invalid-state", "Only a draft can be discarded")
+    answer = c.one(target)
+    target.set(deleted=True)
+    c.emit_deleted("listing/deleted", target)
+    return answer
 
 
 # The listing's state machine: which endpoint moves it from which states to which.

@@ -9,7 +9,7 @@ from flexclient._endpoints import IntegrationEndpoints as Integ
 from flexclient._endpoints import MarketplaceEndpoints as Market
 from flexclient.models import ListingAttributes, StockAdjustmentAttributes, StockAttributes
 from flexclient.testing import _state as s
-from flexclient.testing._call import ApiFailure, Call, invalid
+from flexclient.testing._call import ApiFailure, Call, invalid, not_found
 from flexclient.testing._handlers._lookup import own_or_any_listing, time
 from flexclient.testing._routes import handles
 
@@ -36,7 +36,9 @@ def adjust(
     state: s.State, listing: s.Record[ListingAttributes], change: int
 ) -> s.Record[StockAdjustmentAttributes]:
     """Record a change of stock and apply it."""
-    made = s.new("stockAdjustment", StockAdjustmentAttributes, {"at": s.now(), "quantity": change})
+    made = s.new(
+        "stockAdjustment", StockAdjustmentAttributes, {"at": state.time(), "quantity": change}
+    )
     made.link("listing", "listing", listing.id)
     state.adjustments[made.id] = made
     set_quantity(state, listing, (quantity(state, listing.id) or 0) + change)
@@ -52,9 +54,10 @@ def compare_and_set(c: Call) -> dict[str, Any]:
     if new < 0:
         raise invalid("body", "newTotal", "must not be negative")
     if old != quantity(c.state, target.id):
-        raise ApiFailure(409, "conflict", "oldTotal does not match the current stock")
+        raise ApiFailure(409, "old-total-mismatch", "oldTotal does not match the current stock")
     before = c.snapshot(target)
-    adjust(c.state, target, new - (quantity(c.state, target.id) or 0))
+    made = adjust(c.state, target, new - (quantity(c.state, target.id) or 0))
+    c.emit("stockAdjustment/created", made, None)
     c.emit("listing/updated", target, before)
     return c.one(set_quantity(c.state, target, new))
 
@@ -68,6 +71,7 @@ def adjustments_create(c: Call) -> dict[str, Any]:
         raise ApiFailure(409, "conflict", "Stock cannot go below zero")
     before = c.snapshot(target)
     made = adjust(c.state, target, change)
+    c.emit("stockAdjustment/created", made, None)
     c.emit("listing/updated", target, before)
     return c.one(made)
 
@@ -88,3 +92,11 @@ def adjustments_query(c: Call) -> dict[str, Any]:
 
 def _at(a: s.Record[StockAdjustmentAttributes]) -> Any:
     return a.attributes.at
+
+
+@handles(Integ.stock_reservations.cls.show)
+def reservations_show(c: Call) -> dict[str, Any]:
+    reservation = c.state.table("stockReservation").get(c.q_id())
+    if reservation is None:
+        raise not_found("Stock reservation")
+    return c.one(reservation)

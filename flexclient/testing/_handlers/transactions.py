@@ -1,89 +1,34 @@
-"""`transactions`: initiate, transition, query, show, update metadata."""
+"""`transactions` and `process_transitions`: transactions run by their process (see
+`flexclient.testing._engine`), speculative variants that save nothing, and queries."""
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import Any
 
 from flexclient._endpoints import IntegrationEndpoints as Integ
 from flexclient._endpoints import MarketplaceEndpoints as Market
-from flexclient._types import Money
 from flexclient.models import TransactionAttributes
+from flexclient.testing import _engine
 from flexclient.testing import _state as s
-from flexclient.testing._call import ApiFailure, Call, forbidden, not_found
-from flexclient.testing._handlers._lookup import listing, transaction, words
+from flexclient.testing._call import Call, missing, not_found
+from flexclient.testing._engine import Actor
+from flexclient.testing._handlers._lookup import filter_extended, time, transaction, words
+from flexclient.testing._processes import Process, Transition
 from flexclient.testing._routes import handles
+from flexclient.testing._schema import attributes_model, by_field_name
 
 Transaction = s.Record[TransactionAttributes]
 
 
-def totals(line_items: list[dict[str, Any]]) -> dict[str, Money]:
-    """What the customer pays in and the provider gets out, from the line items."""
-    currency = line_items[0]["lineTotal"].currency if line_items else "USD"
-    payin = sum(i["lineTotal"].amount for i in line_items if "customer" in i["includeFor"])
-    payout = sum(i["lineTotal"].amount for i in line_items if "provider" in i["includeFor"])
-    return {"payin_total": Money(payin, currency), "payout_total": Money(payout, currency)}
+def trusted(c: Call) -> bool:
+    """Privileged transitions need a trusted context: a server's exchanged token, or the
+    Integration API."""
+    return c.api == "integration" or c.grant.scope == "trusted:user"
 
 
-@handles(Market.transactions.cls.initiate)
-def initiate(c: Call) -> dict[str, Any]:
-    customer = c.user()
-    alias = c.b("processAlias", str, required=True) or ""
-    transition = c.b("transition", str, required=True) or ""
-    params = c.b("params", dict) or {}
-    if "listingId" not in params:
-        raise ApiFailure(
-            400,
-            "validation-missing-key",
-            "Missing required key: params.listingId",
-            ["body", "params", "listingId"],
-        )
-    target = listing(c, uuid.UUID(str(params["listingId"])))
-    if target.one("author") == customer.id:
-        raise forbidden("You cannot start a transaction on your own listing")
-    quantity = int(params.get("quantity", 1))
-    price = target.attributes.price or Money(0, "USD")
-    items = [
-        {
-            "code": "line-item/item",
-            "unitPrice": price,
-            "quantity": quantity,
-            "lineTotal": Money(price.amount * quantity, price.currency),
-            "reversal": False,
-            "includeFor": ["customer", "provider"],
-        }
-    ]
-    name, _, version = alias.partition("/release-")
-    at = s.now()
-    made = s.new(
-        "transaction",
-        TransactionAttributes,
-        {
-            "created_at": at,
-            "process_name": name,
-            "process_version": int(version or 1),
-            "last_transition": transition,
-            "last_transitioned_at": at,
-            "line_items": items,
-            "protected_data": params.get("protectedData") or {},
-            "transitions": [{"transition": transition, "createdAt": at, "by": "customer"}],
-            **totals(items),
-        },
-    )
-    made.link("marketplace", "marketplace", s.MARKETPLACE_ID)
-    made.link("listing", "listing", target.id)
-    made.link("provider", "user", target.one("author"))
-    made.link("customer", "user", customer.id)
-    made.link("booking", "booking", None)
-    made.link("stockReservation", "stockReservation", None)
-    made.link_many("reviews", "review", [])
-    made.link_many("messages", "message", [])
-    c.state.transactions[made.id] = made
-    c.emit("transaction/initiated", made, None)
-    return c.one(made)
-
-
-def party(c: Call, tx: Transaction) -> str:
+def party(c: Call, tx: Transaction) -> Actor:
     """Who the caller is in the transaction; 404 for a user who is no party to it."""
     if c.api == "integration":
         return "operator"
@@ -95,26 +40,60 @@ def party(c: Call, tx: Transaction) -> str:
     raise not_found("Transaction")
 
 
-@handles(Market.transactions.cls.transition, Integ.transactions.cls.transition)
-def transition(c: Call) -> dict[str, Any]:
-    tx = transaction(c, c.b_id())
-    by = party(c, tx)
-    name = c.b("transition", str, required=True) or ""
-    if any(t.transition == name for t in tx.attributes.transitions):
-        raise ApiFailure(409, "transaction-invalid-transition", f"{name} was already taken")
-    before = c.snapshot(tx)
-    at = s.now()
-    step = {"transition": name, "createdAt": at, "by": by}
-    tx.set(
-        last_transition=name,
-        last_transitioned_at=at,
-        transitions=[*tx.attributes.transitions, step],
+def _params(c: Call) -> dict[str, Any]:
+    params = c.b("params", dict) or {}
+    return dict(params)
+
+
+def _initiate(c: Call) -> dict[str, Any]:
+    tx = _engine.initiate(
+        c.ctx,
+        c.user(),
+        c.b("processAlias", str, required=True) or "",
+        c.b("transition", str, required=True) or "",
+        _params(c),
+        trusted=trusted(c),
     )
-    c.emit("transaction/transitioned", tx, before)
     return c.one(tx)
 
 
-@handles(Market.transactions.cls.query, Integ.transactions.cls.query)
+def _transition(c: Call) -> dict[str, Any]:
+    tx = transaction(c, c.b_id())
+    name = c.b("transition", str, required=True) or ""
+    _engine.transition(c.ctx, tx, name, _params(c), by=party(c, tx), trusted=trusted(c))
+    return c.one(tx)
+
+
+def _speculatively(c: Call, take: Any) -> dict[str, Any]:
+    # On a copy of the marketplace, thrown away: nothing is saved, no event recorded.
+    c.state = c.state.fork()
+    answer: dict[str, Any] = take(c)
+    return answer
+
+
+@handles(Market.transactions.cls.initiate)
+def initiate(c: Call) -> dict[str, Any]:
+    return _initiate(c)
+
+
+@handles(Market.transactions.cls.initiate_speculative)
+def initiate_speculative(c: Call) -> dict[str, Any]:
+    return _speculatively(c, _initiate)
+
+
+@handles(Market.transactions.cls.transition, Integ.transactions.cls.transition)
+def transition(c: Call) -> dict[str, Any]:
+    return _transition(c)
+
+
+@handles(
+    Market.transactions.cls.transition_speculative, Integ.transactions.cls.transition_speculative
+)
+def transition_speculative(c: Call) -> dict[str, Any]:
+    return _speculatively(c, _transition)
+
+
+@handles(Market.transactions.cls.query, Integ.transactions.cls.query, extended_data_filters=True)
 def query(c: Call) -> dict[str, Any]:
     found = list(c.state.transactions.values())
     if c.api == "marketplace":
@@ -126,15 +105,55 @@ def query(c: Call) -> dict[str, Any]:
             if (only != "order" and t.one("provider") == me)
             or (only != "sale" and t.one("customer") == me)
         ]
+    for name in ("userId", "customerId", "providerId", "listingId"):
+        wanted = c.q(name, uuid.UUID)
+        if wanted is None:
+            continue
+        roles = {"userId": ("customer", "provider"), "customerId": ("customer",)}.get(
+            name, (name.removesuffix("Id"),)
+        )
+        found = [t for t in found if any(t.one(role) == wanted for role in roles)]
     last = c.q("lastTransitions", words)
     if last is not None:
         found = [t for t in found if t.attributes.last_transition in last]
-    found.sort(key=_created, reverse=True)
+    names = c.q("processNames", words)
+    if names is not None:
+        found = [t for t in found if t.attributes.process_name in names]
+    states = c.q("states", words)
+    if states is not None:
+        found = [t for t in found if c.state.progress[t.id].state in states]
+    start, end = c.q("createdAtStart", time), c.q("createdAtEnd", time)
+    found = [t for t in found if _within(t.attributes.created_at, start, end)]
+    for flag, relationship in (
+        ("hasBooking", "booking"),
+        ("hasStockReservation", "stockReservation"),
+    ):
+        wanted_flag = c.q(flag, _boolean)
+        if wanted_flag is not None:
+            found = [t for t in found if (t.one(relationship) is not None) == wanted_flag]
+    has_message = c.q("hasMessage", _boolean)
+    if has_message is not None:
+        found = [t for t in found if bool(t.many("messages")) == has_message]
+    found = filter_extended(c, found)
+    sort = c.params.get("sort", "-createdAt")
+    key = sort.lstrip("-")
+
+    def sort_key(t: Transaction) -> Any:
+        a = t.attributes
+        return a.last_transitioned_at if key == "lastTransitionedAt" else a.created_at
+
+    found.sort(key=sort_key, reverse=sort.startswith("-"))
     return c.page(found)
 
 
-def _created(tx: Transaction) -> Any:
-    return tx.attributes.created_at
+def _boolean(raw: str) -> bool:
+    if raw not in ("true", "false"):
+        raise ValueError("true or false")
+    return raw == "true"
+
+
+def _within(at: dt.datetime | None, start: dt.datetime | None, end: dt.datetime | None) -> bool:
+    return at is not None and (start is None or at >= start) and (end is None or at < end)
 
 
 @handles(Market.transactions.cls.show, Integ.transactions.cls.show)
@@ -151,3 +170,41 @@ def update_metadata(c: Call) -> dict[str, Any]:
     tx.attributes = c.write(tx.attributes, only=["metadata"])
     c.emit("transaction/updated", tx, before)
     return c.one(tx)
+
+
+# --- process transitions -----------------------------------------------------------------
+
+
+def transition_resource(process: Process, t: Transition) -> s.Record[Any]:
+    """A transition of a process as a `processTransition` resource."""
+    required, optional = _engine.transition_params(t)
+    values = {
+        "name": t.name,
+        "actor": [t.actor or "system"],
+        "actions": [a.name for a in t.actions],
+        "params": {"req": required, "opt": optional or None},
+    }
+    model = attributes_model("processTransition")
+    rid = uuid.uuid5(uuid.NAMESPACE_URL, f"{process.alias}#{t.name}")
+    return s.new("processTransition", model, by_field_name(model, values), rid)
+
+
+@handles(Market.process_transitions.cls.query)
+def process_transitions(c: Call) -> dict[str, Any]:
+    tx_id = c.q("transactionId", uuid.UUID)
+    if tx_id is not None:
+        tx = transaction(c, tx_id)
+        party(c, tx)
+        progress = c.state.progress[tx.id]
+        process = _engine.process_of(c.state, progress.alias)
+        state = progress.state
+    else:
+        alias = c.params.get("processAlias")
+        if alias is None:
+            raise missing("query", "transactionId")
+        process = _engine.process_of(c.state, alias)
+        last = c.params.get("lastTransition")
+        after = process.transition(last) if last else None
+        state = after.to if after is not None else None
+    found = [transition_resource(process, t) for t in process.next_from(state)]
+    return c.renderer.document([c.view(r) for r in found], many=True)

@@ -1,0 +1,68 @@
+"""Who is changing the marketplace, and the events each change appends.
+
+A change comes through an API call, or from the fake's own clock and test hooks (a delayed
+transition of a transaction, an operator's step). Either way it is recorded as an event with
+its `source` and the user and client behind it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from flexclient.testing import _state as s
+from flexclient.testing._render import Renderer, Resource
+
+MARKETPLACE_API = "source/marketplace-api"
+INTEGRATION_API = "source/integration-api"
+TRANSACTION = "source/transaction"  # a transition's changes, however it was taken
+CONSOLE = "source/console"  # an operator's step taken by a test hook
+
+
+@dataclass
+class Context:
+    state: s.State
+    base_url: str
+    source: str
+    user_id: uuid.UUID | None = None
+    client_id: str | None = None
+
+    def as_source(self, source: str) -> Context:
+        return Context(self.state, self.base_url, source, self.user_id, self.client_id)
+
+    def snapshot(self, record: s.Record[Any]) -> Resource:
+        """The resource as the Integration API shows it, for events."""
+        return Renderer(self.state, self.base_url, "integration", None, {}).resource(record)[0]
+
+    def emit(self, event_type: str, record: s.Record[Any], before: Resource | None) -> None:
+        """Record the event of a change; `before` is the snapshot taken before it."""
+        after = self.snapshot(record)
+        previous = None
+        if before is not None:
+            old = before["attributes"]
+            new = after["attributes"]
+            previous = {"attributes": {k: v for k, v in old.items() if new.get(k) != v}}
+        self._record(event_type, record, after, previous)
+
+    def emit_deleted(self, event_type: str, record: s.Record[Any]) -> None:
+        """Record the event of a deletion: no resource, its attributes as previous values."""
+        self._record(event_type, record, None, {"attributes": self.snapshot(record)["attributes"]})
+
+    def _record(
+        self,
+        event_type: str,
+        record: s.Record[Any],
+        after: Resource | None,
+        previous: dict[str, Any] | None,
+    ) -> None:
+        self.state.record(
+            event_type,
+            self.source,
+            record.type,
+            record.id,
+            after,
+            previous,
+            self.user_id,
+            self.client_id,
+        )

@@ -1,0 +1,63 @@
+"""`timeslots` and `bookings`: when a listing can be booked, and what is booked."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Any
+
+from flexclient._endpoints import MarketplaceEndpoints as Market
+from flexclient.testing import _availability
+from flexclient.testing import _state as s
+from flexclient.testing._call import Call, invalid, not_found
+from flexclient.testing._handlers._lookup import listing, time, words
+from flexclient.testing._routes import handles
+from flexclient.testing._schema import attributes_model, by_field_name
+
+MAX_RANGE = dt.timedelta(days=90)
+MAX_SLOTS_PER_PAGE = 500
+
+
+def _range(c: Call) -> tuple[dt.datetime, dt.datetime]:
+    start = c.q("start", time, required=True)
+    end = c.q("end", time, required=True)
+    assert start is not None and end is not None
+    if end <= start:
+        raise invalid("query", "end", "must be after start")
+    if end - start > MAX_RANGE:
+        raise invalid("query", "end", "at most 90 days after start")
+    return start, end
+
+
+@handles(Market.timeslots.cls.query)
+def timeslots(c: Call) -> dict[str, Any]:
+    found = listing(c, c.q("listingId", uuid.UUID, required=True) or uuid.UUID(int=0))
+    published = found.attributes.state == "published"
+    if not published and found.one("author") != c.grant.user_id:
+        raise not_found("Listing")
+    start, end = _range(c)
+    kind = "time-slot/day" if _availability.is_day_plan(found) else "time-slot/time"
+    model = attributes_model("timeSlot")
+    slots = []
+    for span in _availability.free(c.state, found, start, end):
+        values = {"type": kind, "seats": span.seats, "start": span.start, "end": span.end}
+        rid = uuid.uuid5(found.id, f"{span.start.isoformat()}/{span.end.isoformat()}")
+        slots.append(s.new("timeSlot", model, by_field_name(model, values), rid))
+    return c.page(slots, max_per_page=MAX_SLOTS_PER_PAGE)
+
+
+@handles(Market.bookings.cls.query)
+def bookings(c: Call) -> dict[str, Any]:
+    # A provider's view of the bookings of a listing of theirs.
+    found = listing(c, c.q("listingId", uuid.UUID, required=True) or uuid.UUID(int=0), own=True)
+    start, end = _range(c)
+    states = c.q("states", words) or c.q("state", words)
+    result = [
+        b
+        for b in _availability.bookings_of(c.state, found.id)
+        if b.attributes.start < end
+        and b.attributes.end > start
+        and (states is None or b.attributes.state in states)
+    ]
+    result.sort(key=lambda b: b.attributes.start)
+    return c.page(result)
