@@ -203,6 +203,8 @@ class AssetSet(Mapping[str, JsonAsset]):
         return f"AssetSet({list(self._by_path)!r}, version={self.version!r})"
 
     def __getitem__(self, path: str) -> JsonAsset:
+        if not isinstance(path, str):
+            raise KeyError(path)
         key = path if path.startswith("/") else f"/{path}"
         try:
             return self._by_path[key]

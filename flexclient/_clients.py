@@ -290,10 +290,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
         checked, seconds = self._transfer_call(timeout, deadline)
         progress = upload_bar(on_upload_progress) if progress_bar else on_upload_progress
         with deadline_scope(seconds):
-            own = self.own_files.create(
-                {"name": metadata.name, "mimeType": metadata.mime_type, "size": metadata.size},
-                {"expand": True},
-            ).data.data
+            own = self.own_files.create(metadata.params(), {"expand": True}).data.data
             answer = self.file_uploads.create({"fileId": own.id}, {"expand": True})
             try:
                 target = UploadTarget.of(answer.data.data)

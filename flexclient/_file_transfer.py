@@ -53,6 +53,7 @@ from flexclient._transport import (
     is_credential_safe,
 )
 from flexclient.models import FileUpload, OwnFile
+from flexclient.params import OwnFilesCreateParams
 
 MAX_REDIRECTS = 5
 """Redirects followed at most by `Offsite.get` (the asset CDN redirects an alias once)."""
@@ -209,8 +210,9 @@ class FileMetadata:
     mime_type: str
     size: int
 
-    def params(self) -> dict[str, object]:
-        """The body parameters of `own_files.create`: `name`, `mimeType`, `size`."""
+    def params(self) -> OwnFilesCreateParams:
+        """The body parameters of `own_files.create` (and of the Integration API's
+        `files.create`): `name`, `mimeType`, `size`."""
         return {"name": self.name, "mimeType": self.mime_type, "size": self.size}
 
 

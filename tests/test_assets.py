@@ -116,6 +116,8 @@ def test_several_assets_by_alias_and_version(sdk: MarketplaceClient) -> None:
     assert other.data.version == "V2"
     with pytest.raises(KeyError, match=r"missing\.json"):
         found["missing.json"]
+    assert "content/b.json" in found and found.get("x.json") is None
+    assert 5 not in found  # type: ignore[comparison-overlap]
 
 
 def test_paths_are_encoded_as_node_encodes_them(sdk: MarketplaceClient) -> None:

@@ -25,6 +25,7 @@ from werkzeug.wrappers import Request, Response
 from flexclient import (
     FileMetadata,
     ForbiddenError,
+    IntegrationClient,
     MarketplaceClient,
     NotFoundError,
     ParameterError,
@@ -478,3 +479,17 @@ def test_the_official_sdk_sends_the_same_upload(
             assert mine.headers.get(name) == their.headers.get(name), name
         assert mine.headers["Content-Length"] == size
         assert "Authorization" not in mine.headers and "Authorization" not in their.headers
+
+
+def test_the_integration_client_sends_files_too(storage: Storage, pdf: Path) -> None:
+    integ = IntegrationClient(
+        "client-id", "secret", base_url="https://ig.test", retry_policy=NO_WAIT
+    )
+    integ.token_store.set(Token(access_token="integ-token", scope="integ", refresh_token="r"))
+    metadata = file_metadata(pdf)
+    target = {"url": presigned(storage), "headers": {"Content-Type": metadata.mime_type}}
+    assert integ.send_file(target, pdf).size == metadata.size
+    (put,) = storage.received
+    assert put.body == pdf.read_bytes() and "Authorization" not in put.headers
+    storage.files["/files/x"] = b"data"
+    assert integ.save_file(f"{storage.url}/files/x", pdf.parent / "x.bin").size == 4
