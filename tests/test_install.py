@@ -1,6 +1,7 @@
 """flexclient installed as the README says (`pip install -e`), into a fresh virtual
-environment, then a small user project outside the repository type-checked with mypy --strict
-and pyright, with nothing configured: both must find flexclient and its types.
+environment, then a small user project outside the repository, with the README's quick tour
+pasted into it, type-checked with mypy --strict and pyright, with nothing configured: both
+must find flexclient and its types and find no error.
 
 It installs from the wheels `.ci/run` downloads into `.cache/wheels` (no test touches the
 network); run .ci/run once to fetch them.
@@ -9,6 +10,7 @@ network); run .ci/run once to fetch them.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import venv
@@ -43,12 +45,22 @@ def user_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     project.mkdir()
     for source in PROJECT.glob("*.py.txt"):
         shutil.copy(source, project / source.name.removesuffix(".txt"))
+    # The README's quick tour, pasted into a file of the user's project as it is.
+    (project / "readme_tour.py").write_text(readme_tour(), encoding="utf-8")
     return python, project
+
+
+def readme_tour() -> str:
+    """The Python code blocks of README.md, one after the other."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```$", text, flags=re.DOTALL | re.MULTILINE)
+    assert blocks, "README.md has no python block"
+    return "\n".join(blocks)
 
 
 def test_mypy_strict_follows_the_editable_install(user_project: tuple[Path, Path]) -> None:
     python, project = user_project
-    ok = run(python, "-m", "mypy", "--strict", "user_project.py", cwd=project)
+    ok = run(python, "-m", "mypy", "--strict", "user_project.py", "readme_tour.py", cwd=project)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     wrong = run(python, "-m", "mypy", "--strict", "user_mistake.py", cwd=project)
     assert wrong.returncode == 1 and '"ListingAttributes" has no attribute "titel"' in wrong.stdout
@@ -57,7 +69,7 @@ def test_mypy_strict_follows_the_editable_install(user_project: tuple[Path, Path
 def test_pyright_follows_the_editable_install(user_project: tuple[Path, Path]) -> None:
     python, project = user_project
     pyright = python.parent / "pyright"
-    ok = run(pyright, "--pythonpath", python, "user_project.py", cwd=project)
+    ok = run(pyright, "--pythonpath", python, "user_project.py", "readme_tour.py", cwd=project)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     wrong = run(pyright, "--pythonpath", python, "user_mistake.py", cwd=project)
     assert wrong.returncode == 1 and 'Cannot access attribute "titel"' in wrong.stdout
