@@ -120,12 +120,14 @@ def main() -> None:
     session.mount("https://marketplace.example", CannedMarketplace())
     sdk = MarketplaceClient("demo-id", base_url="https://marketplace.example", session=session)
 
-    res = sdk.listings.query({"perPage": 3, "include": ["author", "images"], "pub_category": "a"})
+    res = sdk.listings.query(
+        {"perPage": 3, "include": ["author", "images"]}, custom={"pub_category": "a"}
+    )
     print(f"{res.status} {res.status_text}: {res.data.meta.total_items} listings\n")
     print(f"{'title':<12} {'price':>10}  {'author':<8} images")
     for item in res.data.data:
         price = item.attributes.price
-        shown = f"{price.amount / 100:.2f} {price.currency}" if price else "-"
+        shown = str(price) if price else "-"  # major units, by the currency's exponent
         author = item.author.attributes.profile.display_name or "?"
         print(f"{item.attributes.title or '':<12} {shown:>10}  {author:<8} {len(item.images)}")
 

@@ -63,7 +63,8 @@ def run() -> None:
 
         print("1. Anonymous query, with authors and images included")
         res = sdk.listings.query(
-            {"perPage": 5, "include": ["author", "images"], "pub_category": "road", "sort": "price"}
+            {"perPage": 5, "include": ["author", "images"], "sort": "price"},
+            custom={"pub_category": "road"},
         )
         page = res.data
         total, shown = page.meta.total_items, len(page.data)
