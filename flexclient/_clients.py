@@ -22,6 +22,7 @@ from flexclient._client import BaseClient
 from flexclient._deadline import deadline_scope
 from flexclient._endpoint import Response
 from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
+from flexclient._environment import base_url_from_env
 from flexclient._errors import ParameterError, UnexpectedResponseError
 from flexclient._events import EventFeed, PositionStore
 from flexclient._file_transfer import (
@@ -177,6 +178,10 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
             client_id = from_env(MARKETPLACE_ID_VARS, "client_id")
             if client_secret is None:
                 client_secret = os.environ.get(MARKETPLACE_SECRET_VAR) or None
+            # The API's address goes with the credentials (`flexclient fake serve` sets both).
+            base_url = base_url_from_env(integration=False)
+            if base_url and "base_url" not in options:
+                options["base_url"] = base_url
         super().__init__(client_id, client_secret, **options)
 
     def _default_grant(self) -> dict[str, str]:
@@ -446,6 +451,9 @@ class IntegrationClient(IntegrationEndpoints, _OtherHosts):
         # The names of Sharetribe's Integration API examples.
         if client_id is None:
             client_id = from_env((INTEGRATION_ID_VAR,), "client_id")
+            base_url = base_url_from_env(integration=True)
+            if base_url and "base_url" not in options:
+                options["base_url"] = base_url
         if client_secret is None:
             client_secret = from_env((INTEGRATION_SECRET_VAR,), "client_secret")
         if not isinstance(client_secret, str) or not client_secret:

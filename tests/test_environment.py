@@ -8,6 +8,9 @@ from flexclient import IntegrationClient, MarketplaceClient, ParameterError
 from flexclient._cli import main
 
 NAMES = (
+    "SHARETRIBE_SDK_BASE_URL",
+    "REACT_APP_SHARETRIBE_SDK_BASE_URL",
+    "FLEX_INTEGRATION_BASE_URL",
     "SHARETRIBE_SDK_CLIENT_ID",
     "REACT_APP_SHARETRIBE_SDK_CLIENT_ID",
     "SHARETRIBE_SDK_CLIENT_SECRET",
@@ -43,6 +46,22 @@ def test_integration_client_from_the_environment(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("FLEX_INTEGRATION_CLIENT_SECRET", "integ-secret")
     integ = IntegrationClient()
     assert (integ.client_id, integ._client_secret) == ("integ-id", "integ-secret")
+
+
+def test_the_address_comes_with_the_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHARETRIBE_SDK_CLIENT_ID", "env-id")
+    monkeypatch.setenv("SHARETRIBE_SDK_BASE_URL", "http://127.0.0.1:8765")
+    monkeypatch.setenv("FLEX_INTEGRATION_CLIENT_ID", "integ-id")
+    monkeypatch.setenv("FLEX_INTEGRATION_CLIENT_SECRET", "integ-secret")
+    monkeypatch.setenv("FLEX_INTEGRATION_BASE_URL", "http://127.0.0.1:8766")
+    assert MarketplaceClient().base_url == "http://127.0.0.1:8765"
+    assert IntegrationClient().base_url == "http://127.0.0.1:8766"
+    # Credentials given in code are another application's: the real API, unless told.
+    assert MarketplaceClient("given-id").base_url == "https://flex-api.sharetribe.com"
+    assert MarketplaceClient(base_url="http://localhost:1").base_url == "http://localhost:1"
+    monkeypatch.setenv("SHARETRIBE_SDK_BASE_URL", "http://evil.example")
+    with pytest.raises(ParameterError, match="base_url"):
+        MarketplaceClient()  # the credential rule holds for the environment's address too
 
 
 def test_without_them_the_error_says_which_to_set() -> None:

@@ -70,8 +70,10 @@ def test_a_session_across_commands(
     created = json.loads(capsys.readouterr().out)["data"]
     assert main(["call", "--integration", "listings.show", f"id=uuid:{created['id']}"]) == 0
     assert json.loads(capsys.readouterr().out)["data"]["attributes"]["title"] == "Kept"
-    # MarketplaceClient() reads the same variables.
-    assert served["SHARETRIBE_SDK_BASE_URL"].startswith("http://127.0.0.1:")
+    # MarketplaceClient() reads the same variables: the same fake, the same listing.
+    with MarketplaceClient() as sdk:
+        assert sdk.base_url == served["SHARETRIBE_SDK_BASE_URL"]
+        assert sdk.listings.show({"id": created["id"]}).data.data.attributes.title == "Kept"
 
 
 def test_a_table_shows_the_included_relationships(
