@@ -47,7 +47,13 @@ from flexclient._errors import (
     UnexpectedResponseError,
     UnknownParameterWarning,
 )
-from flexclient._events import EventFeed, FilePositionStore, MemoryPositionStore, PositionStore
+from flexclient._events import (
+    EventFeed,
+    FeedOptions,
+    FilePositionStore,
+    MemoryPositionStore,
+    PositionStore,
+)
 from flexclient._file_transfer import (
     FileMetadata,
     FileTransfer,
@@ -94,6 +100,7 @@ __all__ = [
     "ErrorItem",
     "ErrorSource",
     "EventFeed",
+    "FeedOptions",
     "FileMetadata",
     "FilePositionStore",
     "FileTokenStore",

@@ -7,12 +7,10 @@ Each is its API's endpoint groups (`flexclient._endpoints`) on the shared machin
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import os
 import threading
-import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, Unpack
 
 import requests
@@ -24,7 +22,7 @@ from flexclient._endpoint import Response
 from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
 from flexclient._environment import base_url_from_env
 from flexclient._errors import ParameterError, UnexpectedResponseError
-from flexclient._events import EventFeed, PositionStore
+from flexclient._events import EventFeed, FeedOptions
 from flexclient._file_transfer import (
     FileTransfer,
     Offsite,
@@ -471,47 +469,16 @@ class IntegrationClient(IntegrationEndpoints, _OtherHosts):
             "scope": "integ",
         }
 
-    def events_feed(
-        self,
-        *,
-        start_after_sequence_id: int | None = None,
-        created_at_start: dt.datetime | None = None,
-        event_types: Sequence[str] | None = None,
-        resource_id: uuid.UUID | str | None = None,
-        related_resource_id: uuid.UUID | str | None = None,
-        position: PositionStore | None = None,
-        per_page: int = 100,
-        poll_interval: float = 1.0,
-        max_poll_interval: float = 30.0,
-        stop_when_caught_up: bool = False,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> EventFeed:
-        """Follow the marketplace's events, for ever (or until caught up).
-
-        Starts after a saved `position`, else after `start_after_sequence_id`, else at
-        `created_at_start`, else at the oldest event kept. Filters: `event_types`,
-        `resource_id`, `related_resource_id`. Polls at once after a full page, and with a
-        backoff from `poll_interval` to `max_poll_interval` seconds while nothing is new.
+    def events_feed(self, **options: Unpack[FeedOptions]) -> EventFeed:
+        """Follow the marketplace's events, for ever (or until caught up); the options are
+        `FeedOptions`'.
 
         >>> store = FilePositionStore("sync.position")
         >>> with integ.events_feed(position=store) as feed:  # doctest: +SKIP
         ...     for event in feed:
         ...         handle(event)
         """
-        return EventFeed(
-            self,
-            start_after_sequence_id=start_after_sequence_id,
-            created_at_start=created_at_start,
-            event_types=event_types,
-            resource_id=resource_id,
-            related_resource_id=related_resource_id,
-            position=position,
-            per_page=per_page,
-            poll_interval=poll_interval,
-            max_poll_interval=max_poll_interval,
-            stop_when_caught_up=stop_when_caught_up,
-            sleep=sleep,
-        )
+        return EventFeed(self, **options)
 
     def revoke(self) -> None:
         """Revoke the stored refresh token and forget the token, as `MarketplaceClient.logout`

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypedDict, Unpack
 
 from flexclient._errors import ParameterError, UnexpectedResponseError
 from flexclient._files import write_atomic
@@ -76,25 +77,41 @@ class FilePositionStore:
         write_atomic(self.path, f"{sequence_id}\n")
 
 
+class FeedOptions(TypedDict, total=False):
+    """The options of `IntegrationClient.events_feed` (all keywords, all optional).
+
+    Where to start: a saved `position` (a `PositionStore`), else after
+    `start_after_sequence_id`, else at `created_at_start`, else at the oldest event kept.
+    Filters: `event_types`, `resource_id`, `related_resource_id`. `per_page` (1 to 100,
+    default 100). Polling: at once after a full page, and with a backoff from `poll_interval`
+    (default 1 s) to `max_poll_interval` (default 30 s) while nothing is new;
+    `stop_when_caught_up` ends the feed instead; `sleep` waits (tests replace it).
+    """
+
+    start_after_sequence_id: int | None
+    created_at_start: dt.datetime | None
+    event_types: Sequence[str] | None
+    resource_id: uuid.UUID | str | None
+    related_resource_id: uuid.UUID | str | None
+    position: PositionStore | None
+    per_page: int
+    poll_interval: float
+    max_poll_interval: float
+    stop_when_caught_up: bool
+    sleep: Callable[[float], None]
+
+
 class EventFeed:
     """An endless iterator of `Event`s; see `IntegrationClient.events_feed`."""
 
-    def __init__(
-        self,
-        client: IntegrationClient,
-        *,
-        start_after_sequence_id: int | None,
-        created_at_start: dt.datetime | None,
-        event_types: Sequence[str] | None,
-        resource_id: uuid.UUID | str | None,
-        related_resource_id: uuid.UUID | str | None,
-        position: PositionStore | None,
-        per_page: int,
-        poll_interval: float,
-        max_poll_interval: float,
-        stop_when_caught_up: bool,
-        sleep: Callable[[float], None],
-    ) -> None:
+    def __init__(self, client: IntegrationClient, **options: Unpack[FeedOptions]) -> None:
+        start_after_sequence_id = options.get("start_after_sequence_id")
+        created_at_start = options.get("created_at_start")
+        event_types = options.get("event_types")
+        position = options.get("position")
+        per_page = options.get("per_page", 100)
+        poll_interval = options.get("poll_interval", 1.0)
+        max_poll_interval = options.get("max_poll_interval", 30.0)
         if start_after_sequence_id is not None and created_at_start is not None:
             raise ParameterError("created_at_start", "give a start time or a sequence ID, not both")
         if not 1 <= per_page <= 100:
@@ -108,14 +125,14 @@ class EventFeed:
         self._since = created_at_start if self._after is None else None
         self._filters: dict[str, object] = {
             "eventTypes": list(event_types) if event_types else None,
-            "resourceId": resource_id,
-            "relatedResourceId": related_resource_id,
+            "resourceId": options.get("resource_id"),
+            "relatedResourceId": options.get("related_resource_id"),
             "perPage": per_page,
         }
         self._per_page = per_page
         self._poll, self._max_poll = poll_interval, max_poll_interval
-        self._stop_when_caught_up = stop_when_caught_up
-        self._sleep = sleep
+        self._stop_when_caught_up = options.get("stop_when_caught_up", False)
+        self._sleep = options.get("sleep", time.sleep)
         self._buffer: deque[Event] = deque()
         self._pending: int | None = None
         self._caught_up = False
