@@ -51,6 +51,15 @@ class TokenBucket:
             self._tokens = min(self.spec.maximum, self._tokens + intervals * self.spec.refill)
             self._at += intervals * self.spec.interval
 
+    def try_take(self) -> bool:
+        """Take one token if there is one now, without waiting (a server refusing with 429)."""
+        with self._lock:
+            self._fill(self._clock())
+            if self._tokens >= 1:
+                self._tokens -= 1
+                return True
+            return False
+
     def take(self) -> float:
         """Take one token, waiting as long as needed; returns the seconds waited."""
         waited = 0.0

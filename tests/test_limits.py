@@ -143,3 +143,12 @@ def test_rate_limits_on_a_client() -> None:
         MarketplaceClient("id", rate_limits="fast")  # type: ignore[arg-type]
     with pytest.raises(ParameterError, match="max_connections"):
         MarketplaceClient("id", max_connections=0)
+
+
+def test_try_take_refuses_without_waiting() -> None:
+    clock = FakeClock()
+    bucket = TokenBucket(Bucket(1, 1, 2.0, 1), clock=clock, sleep=clock.sleep)
+    assert bucket.try_take() and not bucket.try_take()
+    assert clock.sleeps == []  # never waited
+    clock.now += 2.0
+    assert bucket.try_take()

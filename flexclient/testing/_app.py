@@ -21,6 +21,7 @@ from transit.transit_types import Keyword
 from werkzeug.wrappers import Request, Response
 
 from flexclient._errors import ParameterError
+from flexclient._limits import Bucket, TokenBucket
 from flexclient._wire import FORMATS, JSON, TRANSIT, WireDecodeError, WireFormat
 from flexclient.testing import _auth_api, _handlers, _state
 from flexclient.testing._call import ApiFailure, Call
@@ -86,29 +87,13 @@ class Fault:
     times: int
 
 
-class TokenBucket:
-    def __init__(self, capacity: float, per_second: float) -> None:
-        self.capacity, self.per_second = capacity, per_second
-        self.tokens, self.at = capacity, time.monotonic()
-        self.lock = threading.Lock()
-
-    def take(self) -> bool:
-        with self.lock:
-            now = time.monotonic()
-            self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.per_second)
-            self.at = now
-            if self.tokens < 1:
-                return False
-            self.tokens -= 1
-            return True
-
-
 @dataclass
 class RateLimits:
-    """Buckets of the dev environment's limits: queries about 1/s, commands 1 per 2 s."""
+    """Buckets of the dev environment's limits, the client's own bucket refusing rather than
+    waiting: queries 10 at first and about 1 a second, commands 5 and 1 every 2 s."""
 
-    queries: TokenBucket = field(default_factory=lambda: TokenBucket(10, 1.0))
-    commands: TokenBucket = field(default_factory=lambda: TokenBucket(5, 0.5))
+    queries: TokenBucket = field(default_factory=lambda: TokenBucket(Bucket(10, 1, 1.0, 10)))
+    commands: TokenBucket = field(default_factory=lambda: TokenBucket(Bucket(5, 1, 2.0, 5)))
 
 
 def _negotiate(accept: str | None) -> WireFormat | None:
@@ -220,7 +205,7 @@ class FakeApp:
             raise ApiFailure(403, "forbidden", f"A {grant.scope} token cannot call the {api} API")
         if self.limits is not None:
             bucket = self.limits.queries if kind == "query" else self.limits.commands
-            if not bucket.take():
+            if not bucket.try_take():
                 raise ApiFailure(429, "too-many-requests", "Too many requests")
         call = Call(
             state=self.state,
