@@ -13,7 +13,8 @@ import datetime as dt
 import decimal
 import secrets
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
@@ -131,6 +132,18 @@ class Step:
         return self.state.table(stored_type).get(rid) if rid is not None else None
 
 
+@contextmanager
+def atomic(state: s.State) -> Iterator[None]:
+    """All of a transition or none of it: its actions undone when one fails, as the API's
+    transitions are."""
+    saved = state.fork()
+    try:
+        yield
+    except BaseException:
+        state.restore(saved)
+        raise
+
+
 def process_of(state: s.State, alias: str) -> _processes.Process:
     process = state.processes.get(alias)
     if process is None:
@@ -152,6 +165,10 @@ def initiate(
     transition = process.transition(name)
     if transition is None or transition.start is not None:
         raise _invalid_transition(f"{name} does not start a transaction of {alias}")
+    if transition.actor != "customer":
+        raise forbidden(f"{name} is not for the customer to take")
+    if transition.privileged and not trusted:
+        raise forbidden(f"{name} is privileged: take it from a trusted context")
     listing_id = params.get("listingId")
     if listing_id is None:
         raise missing("body", "params.listingId")
@@ -183,9 +200,10 @@ def initiate(
     tx.link("stockReservation", "stockReservation", None)
     tx.link_many("reviews", "review", [])
     tx.link_many("messages", "message", [])
-    ctx.state.transactions[tx.id] = tx
-    ctx.state.progress[tx.id] = s.Progress(process.alias, timepoints={"tx-initiated": at})
-    _take(Step(ctx.as_source(TRANSACTION), tx, dict(params), "customer", transition), None)
+    with atomic(ctx.state):
+        ctx.state.transactions[tx.id] = tx
+        ctx.state.progress[tx.id] = s.Progress(process.alias, timepoints={"tx-initiated": at})
+        _take(Step(ctx.as_source(TRANSACTION), tx, dict(params), "customer", transition), None)
     return tx
 
 
@@ -211,7 +229,8 @@ def transition(
     if found.privileged and not trusted:
         raise forbidden(f"{name} is privileged: take it from a trusted context")
     before = ctx.snapshot(tx)
-    _take(Step(ctx.as_source(TRANSACTION), tx, dict(params), by, found), before)
+    with atomic(ctx.state):
+        _take(Step(ctx.as_source(TRANSACTION), tx, dict(params), by, found), before)
 
 
 def _invalid_transition(why: str) -> ApiFailure:
@@ -259,7 +278,8 @@ def run_due(ctx: Context) -> None:
         _at, tx, found = due
         before = system.snapshot(tx)
         try:
-            _take(Step(system, tx, {}, "system", found), before)
+            with atomic(ctx.state):
+                _take(Step(system, tx, {}, "system", found), before)
         except ApiFailure:
             # A failed automatic transition is not tried again, and none after it.
             ctx.state.progress[tx.id].stuck = True

@@ -14,6 +14,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from flexclient.testing import _engine, _state
 from flexclient.testing._app import FakeApp, Fault, RateLimits
 from flexclient.testing._auth_api import Clients
+from flexclient.testing._call import ApiFailure
 from flexclient.testing._context import CONSOLE, TRANSACTION, Context
 
 
@@ -212,6 +213,9 @@ class FakeMarketplace:
         """Take a transition of a transaction as the operator would in Console, or as the
         system (`by="system"`, for a delayed transition without waiting for its time).
 
+        A transition the process does not allow raises ValueError naming the API's error
+        code (`transaction-invalid-transition`, `forbidden`, ...).
+
         >>> fake.transition(tx_id, "transition/complete", by="system")  # doctest: +SKIP
         """
         with self.state.lock:
@@ -219,7 +223,10 @@ class FakeMarketplace:
             if tx is None:
                 raise KeyError(f"no transaction {transaction_id}")
             ctx = self._context(CONSOLE)
-            _engine.transition(ctx, tx, transition, params or {}, by=by, trusted=True)
+            try:
+                _engine.transition(ctx, tx, transition, params or {}, by=by, trusted=True)
+            except ApiFailure as failure:
+                raise ValueError(f"{failure.code}: {failure.title}") from None
 
     @property
     def outbox(self) -> list[_state.Email]:

@@ -245,6 +245,12 @@ class State:
         """A copy to try changes on and throw away (speculative transactions)."""
         return copy.deepcopy(self, {id(self.lock): threading.RLock()})
 
+    def restore(self, saved: State) -> None:
+        """Go back to a copy made by `fork`: a failed transition leaves nothing behind."""
+        for name in self.__dataclass_fields__:
+            if name != "lock":
+                setattr(self, name, getattr(saved, name))
+
     def table(self, stored_type: str) -> dict[uuid.UUID, Record[Any]]:
         """The records of a type kept in `others`."""
         return self.others.setdefault(stored_type, {})

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import requests
 
 from flexclient import BadRequestError, IntegrationClient, MarketplaceClient, Money
 from flexclient._endpoint import Endpoint
@@ -78,3 +79,48 @@ def test_attributes_are_the_models_fields(
     operator = integration_client.users.show({"id": seller}).data.data.attributes
     assert operator.model_fields_set == set(UserAttributes.model_fields)
     assert not wire_names(UserAttributes) & set(operator.model_extra or {})
+
+
+def test_every_endpoint_of_the_table_has_a_handler() -> None:
+    missing = [
+        f"{route.api} {route.endpoint.path}"
+        for api in TABLES
+        for route in routes(api)
+        if handler_for(route.endpoint) is None
+    ]
+    assert missing == []
+
+
+def test_no_endpoint_answers_501(fake_marketplace: FakeMarketplace) -> None:
+    # Each endpoint called with no parameters: an answer or an API error, never "not
+    # implemented".
+    fake_marketplace.add_user("any@example.com", "any-password")
+    tokens = {
+        "marketplace": _token(fake_marketplace, grant_type="password", scope="user"),
+        "integration": _token(fake_marketplace, grant_type="client_credentials", scope="integ"),
+    }
+    prefix = {"marketplace": "/v1/api/", "integration": "/v1/integration_api/"}
+    statuses = {}
+    for api in TABLES:
+        for route in routes(api):
+            url = fake_marketplace.url + prefix[api] + route.endpoint.path
+            headers = {"Authorization": f"Bearer {tokens[api]}", "Accept": "application/json"}
+            if route.endpoint.kind == "query":
+                res = requests.get(url, headers=headers, timeout=10)
+            else:
+                res = requests.post(url, json={}, headers=headers, timeout=10)
+            statuses[route.endpoint.path, api] = res.status_code
+            assert res.status_code != 501 and res.status_code < 500, (route, res.text)
+            assert "data" in res.json() or "errors" in res.json()
+    assert len(statuses) == sum(len(list(routes(api))) for api in TABLES)
+
+
+def _token(fake: FakeMarketplace, **form: str) -> str:
+    form = {"client_id": fake.client_id, **form}
+    if form["grant_type"] == "password":
+        form.update(username="any@example.com", password="any-password")
+    else:
+        form["client_secret"] = fake.client_secret
+    answer = requests.post(f"{fake.url}/v1/auth/token", data=form, timeout=10).json()
+    token: str = answer["access_token"]
+    return token
