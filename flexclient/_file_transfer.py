@@ -9,9 +9,9 @@ address, for local tests) and carry no user name or password.
 
 Each origin gets a `Transport` over that one session, so timeouts, the call's total deadline,
 retries (only what cannot repeat an effect: GETs, and uploads that never reached the host),
-bounded answers and the errors are the API's. Redirects are followed only where asked
-(`Offsite.get`: the asset CDN's, as the official SDK follows them), a bounded number of hops,
-each to an allowed URL.
+bounded answers and the errors are the API's. Redirects are followed only for GETs (the asset
+CDN's, as the official SDK follows them, and downloads, as a browser follows a link), a
+bounded number of hops, each to an allowed URL; never for an upload.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ from flexclient.models import FileUpload, OwnFile
 from flexclient.params import OwnFilesCreateParams
 
 MAX_REDIRECTS = 5
-"""Redirects followed at most by `Offsite.get` (the asset CDN redirects an alias once)."""
+"""Redirects followed at most by a GET (the asset CDN may redirect an alias to its version)."""
 
 _MAX_ORIGINS = 16
 

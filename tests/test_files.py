@@ -493,3 +493,17 @@ def test_the_integration_client_sends_files_too(storage: Storage, pdf: Path) -> 
     assert put.body == pdf.read_bytes() and "Authorization" not in put.headers
     storage.files["/files/x"] = b"data"
     assert integ.save_file(f"{storage.url}/files/x", pdf.parent / "x.bin").size == 4
+
+
+def test_netrc_credentials_are_not_sent_to_storage(
+    storage: Storage, sdk: MarketplaceClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    netrc = tmp_path / "netrc"
+    netrc.write_text("machine 127.0.0.1 login someone password netrc-secret\n")
+    netrc.chmod(0o600)
+    monkeypatch.setenv("NETRC", str(netrc))
+    assert requests.utils.get_netrc_auth(storage.url) == ("someone", "netrc-secret")
+    sdk.send_file({"url": presigned(storage)}, b"x")
+    storage.files["/files/x"] = b"x"
+    sdk.save_file(f"{storage.url}/files/x", tmp_path / "x")
+    assert all("Authorization" not in r.headers for r in storage.received)
