@@ -152,6 +152,7 @@ class MultipartBody(io.RawIOBase):
             f'name="{quoted_param(source.key)}"; filename="{quoted_param(source.filename)}"\r\n'
             f"Content-Type: {source.content_type}\r\n\r\n"
         ).encode()
+        self._source = source
         self._parts: list[bytes | IO[bytes]] = [
             head,
             source.open(),
@@ -173,6 +174,34 @@ class MultipartBody(io.RawIOBase):
     def tell(self) -> int:
         # requests sizes a body as its length less its position: this gives Content-Length.
         return self.loaded
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        """Back to the start only: requests rewinds a body when an answer redirects (to make
+        the next request, even one it will not send); the file is opened or rewound anew."""
+        if (offset, whence) == (self.loaded, io.SEEK_SET) or (offset, whence) == (0, io.SEEK_CUR):
+            return self.loaded
+        if (offset, whence) != (0, io.SEEK_SET):
+            raise io.UnsupportedOperation("a multipart body seeks back to its start only")
+        self._close_file()
+        try:
+            self._parts[1] = self._source.open()
+        except ParameterError as exc:  # a stream that cannot be rewound
+            raise io.UnsupportedOperation(str(exc)) from None
+        self._part = self._offset = self.loaded = 0
+        return 0
+
+    def _close_file(self) -> None:
+        part = self._parts[1]
+        if self._owned and not isinstance(part, bytes):
+            part.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self._close_file()
+        super().close()
 
     def read(self, size: int = -1) -> bytes:
         if size is None or size < 0:

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from urllib3.fields import format_multipart_header_param
 
-from flexclient import MarketplaceClient
+from flexclient import MarketplaceClient, RedirectError, Token
 from flexclient._multipart import multipart_factory, quoted_param
 from tests.conftest import MP, NO_WAIT, answer, token_json
 
@@ -123,3 +123,20 @@ def test_a_stream_name_is_encoded_as_sent_by_the_client() -> None:
     assert b'name="image"; filename="odd%22%0Aname.png"\r\nContent-Type: image/png\r\n' in body
     (image,) = parts(sent.headers["Content-Type"], body)
     assert image.keys() == ["Content-Disposition", "Content-Type"]
+
+
+def test_an_upload_answered_with_a_redirect_is_a_redirect_error(tmp_path: Path) -> None:
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(b"\x89PNG data")
+    sdk = MarketplaceClient("client-id", base_url=MP, max_retries=0)
+    sdk.token_store.set(Token(access_token="t", scope="user"))
+    with requests_mock.Mocker() as m:
+        m.post(
+            f"{MP}/v1/api/images/upload",
+            status_code=307,
+            headers={"Location": "https://elsewhere.test/upload"},
+        )
+        with pytest.raises(RedirectError) as info:
+            sdk.images.upload({"image": photo})
+    assert info.value.location == "https://elsewhere.test/upload"
+    assert [r.url for r in m.request_history] == [f"{MP}/v1/api/images/upload"]
