@@ -2,6 +2,7 @@
 
     FlexError                              anything raised by flexclient
     ├── ParameterError (ValueError)        a parameter that cannot be sent; nothing was sent
+    ├── AssetReferenceError (LookupError)  asset data refers to an asset the answer lacks
     ├── RelationshipNotIncludedError       a relationship the response did not include
     │     (LookupError)
     ├── RelationshipTypeError (TypeError)  a relationship holds another type than its model says
