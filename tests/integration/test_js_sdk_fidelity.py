@@ -3,6 +3,7 @@ real protocol. And flexclient reads the same things from it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import subprocess
 from pathlib import Path
@@ -16,7 +17,9 @@ from tests.js_sdks import ROOT, node_env
 SCRIPT = ROOT / "tests" / "parity" / "drive_fake.js"
 
 
-def drive(fake: FakeMarketplace, tmp_path: Path) -> dict[str, Any]:
+def drive(
+    fake: FakeMarketplace, tmp_path: Path, listing: str, start: dt.datetime
+) -> dict[str, Any]:
     photo = tmp_path / "photo.png"
     photo.write_bytes(png(24, 16, (9, 99, 199)))
     email, password = DEMO_USERS[0][0], DEMO_USERS[0][1]
@@ -30,6 +33,8 @@ def drive(fake: FakeMarketplace, tmp_path: Path) -> dict[str, Any]:
             email,
             password,
             str(photo),
+            listing,
+            start.isoformat().replace("+00:00", "Z"),
         ],
         capture_output=True,
         text=True,
@@ -49,7 +54,17 @@ def test_official_sdks_decode_what_the_fake_sends(tmp_path: Path) -> None:
             {"perPage": 3, "include": ["author", "images"], "sort": "price"}
         ).data
         first = page.data[0]
-        js = drive(fake, tmp_path)
+        # Another demo user's listing, bookable once its author can be paid.
+        provider = MarketplaceClient(
+            fake.client_id, client_secret=fake.client_secret, base_url=fake.url
+        )
+        provider.login(username=DEMO_USERS[1][0], password=DEMO_USERS[1][1])
+        provider.stripe_account.create({"country": "FI", "accountToken": "ct_demo"})
+        bookable = provider.own_listings.query({"perPage": 1}).data.data[0]
+        start = (fake.now + dt.timedelta(days=30)).replace(
+            hour=0, minute=0, second=0, microsecond=0
+        )
+        js = drive(fake, tmp_path, str(bookable.id), start)
         q = js["query"]
         assert (q["status"], q["count"], q["totalItems"]) == (200, 3, 250)
         assert (
@@ -93,3 +108,39 @@ def test_official_sdks_decode_what_the_fake_sends(tmp_path: Path) -> None:
             "attributes": {"title": "JS bike", "metadata": {}}
         }
         assert js["error"] == {"status": 404, "code": "not-found"}
+
+        # The booking, as the official SDK reads what the fake sends for it.
+        assert js["timeSlot"] == {
+            "type": "timeSlot",
+            "slotType": "time-slot/day",
+            "seats": 1,
+            "startIsDate": True,
+        }
+        t = js["transaction"]
+        assert t["speculativePayin"] == [6000, "EUR"] and t["payin"] == 6000
+        assert t["payinIsMoney"] and t["lineTotalIsMoney"] and t["transitionCreatedAtIsDate"]
+        assert t["quantityIsBigDecimal"] and t["quantity"] == "2"
+        assert t["lastTransition"] == "transition/request-payment"
+        assert t["bookingState"] == "pending" and t["bookingStartIsDate"]
+        assert t["bookingStart"] == start.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        assert js["confirmed"] == "transition/confirm-payment"
+        assert js["transitionError"] == {"status": 409, "code": "transaction-invalid-transition"}
+        assert ["processTransition", "transition/accept", ["provider"]] in js["processTransitions"]
+        assert js["messages"] == [
+            {"content": "See you!", "createdAtIsDate": True, "senderType": "user"}
+        ]
+        assert js["stripeAccount"] == {"type": "stripeAccount", "id": "acct_", "country": "FI"}
+        assert js["paymentMethod"] == {
+            "type": "stripePaymentMethod",
+            "card": {
+                "brand": "visa",
+                "last4Digits": "4242",
+                "expirationMonth": 12,
+                "expirationYear": 2034,
+            },
+        }
+        assert js["passwordReset"] == "requested" and fake.outbox[-1].to == DEMO_USERS[0][0]
+        # flexclient reads the same transaction.
+        tx = provider.transactions.query({"include": ["booking"]}).data.data[0]
+        assert tx.attributes.payin_total == Money(6000, "EUR")
+        assert tx.booking is not None and tx.booking.attributes.start == start

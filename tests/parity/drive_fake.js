@@ -1,11 +1,13 @@
 // Drives the official JS SDKs against a running fake marketplace and prints what they decoded,
 // as JSON, for tests/integration/test_js_sdk_fidelity.py. Usage:
-//   NODE_PATH=<dir>/node_modules node drive_fake.js <url> <client id> <client secret> <user> <password> <png path>
+//   NODE_PATH=<dir>/node_modules node drive_fake.js <url> <client id> <client secret> <user> <password> <png path> <listing id> <booking start>
+// The listing (of another user, with a Stripe account) is booked from <booking start> (ISO).
 const fs = require('fs');
 const marketplaceSdk = require('sharetribe-flex-sdk');
 const integrationSdk = require('sharetribe-flex-integration-sdk');
 
-const [url, clientId, clientSecret, username, password, pngPath] = process.argv.slice(2);
+const [url, clientId, clientSecret, username, password, pngPath, listingUuid, bookingStart] =
+  process.argv.slice(2);
 const { types } = marketplaceSdk;
 
 (async () => {
@@ -80,5 +82,74 @@ const { types } = marketplaceSdk;
   } catch (e) {
     out.error = { status: e.status, code: e.data.errors[0].code };
   }
+
+  // A booking, as a marketplace's server makes one: time slots, a speculative and a real
+  // request from a trusted SDK (line items set by the server), then the customer's steps.
+  const bookedId = new types.UUID(listingUuid);
+  const start = new Date(bookingStart);
+  const end = new Date(start.getTime() + 2 * 3600 * 1000);
+  const slots = await sdk.timeslots.query({
+    listingId: bookedId, start, end: new Date(start.getTime() + 7 * 24 * 3600 * 1000) });
+  const slot = slots.data.data[0];
+  out.timeSlot = {
+    type: slot.type, slotType: slot.attributes.type, seats: slot.attributes.seats,
+    startIsDate: slot.attributes.start instanceof Date,
+  };
+  const customer = marketplaceSdk.createInstance({ clientId, clientSecret, baseUrl: url,
+    tokenStore: marketplaceSdk.tokenStore.memoryStore() });
+  await customer.login({ username, password });
+  const exchanged = await customer.exchangeToken();
+  const trustedStore = marketplaceSdk.tokenStore.memoryStore();
+  trustedStore.setToken(exchanged.data);
+  const trusted = marketplaceSdk.createInstance({ clientId, baseUrl: url, tokenStore: trustedStore });
+  const params = {
+    listingId: bookedId, bookingStart: start, bookingEnd: end,
+    lineItems: [{ code: 'line-item/hour', unitPrice: new types.Money(3000, 'EUR'), quantity: 2,
+      includeFor: ['customer', 'provider'] }],
+  };
+  const body = { processAlias: 'default-booking/release-1', transition: 'transition/request-payment', params };
+  const guess = await trusted.transactions.initiateSpeculative(body, { expand: true });
+  const tx = await trusted.transactions.initiate(body, { expand: true, include: ['booking'] });
+  const txData = tx.data.data;
+  const item = txData.attributes.lineItems[0];
+  const booking = tx.data.included.find((r) => r.type === 'booking');
+  out.transaction = {
+    speculativePayin: [guess.data.data.attributes.payinTotal.amount, guess.data.data.attributes.payinTotal.currency],
+    payinIsMoney: txData.attributes.payinTotal instanceof types.Money,
+    payin: txData.attributes.payinTotal.amount,
+    lineTotalIsMoney: item.lineTotal instanceof types.Money,
+    quantityIsBigDecimal: item.quantity instanceof types.BigDecimal,
+    quantity: item.quantity.value,
+    lastTransition: txData.attributes.lastTransition,
+    transitionCreatedAtIsDate: txData.attributes.transitions[0].createdAt instanceof Date,
+    bookingState: booking.attributes.state,
+    bookingStartIsDate: booking.attributes.start instanceof Date,
+    bookingStart: booking.attributes.start.toISOString(),
+  };
+  const confirmed = await customer.transactions.transition(
+    { id: txData.id, transition: 'transition/confirm-payment', params: {} }, { expand: true });
+  out.confirmed = confirmed.data.data.attributes.lastTransition;
+  try {
+    await customer.transactions.transition({ id: txData.id, transition: 'transition/confirm-payment', params: {} });
+  } catch (e) {
+    out.transitionError = { status: e.status, code: e.data.errors[0].code };
+  }
+  const nexts = await customer.processTransitions.query({ transactionId: txData.id });
+  out.processTransitions = nexts.data.data.map((t) => [t.type, t.attributes.name, t.attributes.actor]);
+  await customer.messages.send({ transactionId: txData.id, content: 'See you!' });
+  const messages = await customer.messages.query({ transactionId: txData.id, include: ['sender'] });
+  out.messages = messages.data.data.map((m) => ({
+    content: m.attributes.content, createdAtIsDate: m.attributes.createdAt instanceof Date,
+    senderType: m.relationships.sender.data.type }));
+
+  const account = await customer.stripeAccount.create({ country: 'FI', accountToken: 'ct_js' }, { expand: true });
+  out.stripeAccount = { type: account.data.data.type, id: account.data.data.attributes.stripeAccountId.slice(0, 5),
+    country: account.data.data.attributes.stripeAccountData.country };
+  const stripeCustomer = await customer.stripeCustomer.create(
+    { stripePaymentMethodId: 'pm_card_visa' }, { expand: true, include: ['defaultPaymentMethod'] });
+  const method = stripeCustomer.data.included[0];
+  out.paymentMethod = { type: method.type, card: method.attributes.card };
+  await customer.passwordReset.request({ email: username });
+  out.passwordReset = 'requested';
   process.stdout.write(JSON.stringify(out));
 })().catch((e) => { console.error(e && (e.data || e)); process.exit(1); });
