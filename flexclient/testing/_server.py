@@ -27,7 +27,8 @@ class FakeMarketplace:
     """An in-memory stand-in for Sharetribe, served over HTTP on 127.0.0.1.
 
     It speaks both APIs and the Authentication API, in Transit and JSON, with the API's
-    envelopes and errors. Endpoints it does not implement answer 501.
+    envelopes and errors; every endpoint of the endpoint table answers. Transactions run by
+    Sharetribe's default processes on a clock of the fake's own (`now`, `advance`).
 
     >>> with FakeMarketplace(seed="demo") as fake:  # doctest: +SKIP
     ...     sdk = MarketplaceClient(fake.client_id, base_url=fake.url)
