@@ -32,17 +32,23 @@ class Context:
         return Context(self.state, self.base_url, source, self.user_id, self.client_id)
 
     def snapshot(self, record: s.Record[Any]) -> Resource:
-        """The resource as the Integration API shows it, for events."""
-        return Renderer(self.state, self.base_url, "integration", None, {}).resource(record)[0]
+        """The resource as the Integration API shows it, relationships too, for events."""
+        renderer = Renderer(self.state, self.base_url, "integration", None, {})
+        resource, links = renderer.resource(record)
+        resource["relationships"] = {name: {"data": link} for name, link in links.items()}
+        return resource
 
     def emit(self, event_type: str, record: s.Record[Any], before: Resource | None) -> None:
         """Record the event of a change; `before` is the snapshot taken before it."""
         after = self.snapshot(record)
         previous = None
         if before is not None:
-            old = before["attributes"]
-            new = after["attributes"]
-            previous = {"attributes": {k: v for k, v in old.items() if new.get(k) != v}}
+            previous = {}
+            for part in ("attributes", "relationships"):
+                old, new = before.get(part, {}), after.get(part, {})
+                changed = {k: v for k, v in old.items() if new.get(k) != v}
+                if changed or part == "attributes":
+                    previous[part] = changed
         self._record(event_type, record, after, previous)
 
     def emit_deleted(self, event_type: str, record: s.Record[Any]) -> None:

@@ -196,10 +196,6 @@ def initiate(
     tx.link("listing", "listing", listing.id)
     tx.link("provider", "user", listing.one("author"))
     tx.link("customer", "user", customer.id)
-    tx.link("booking", "booking", None)
-    tx.link("stockReservation", "stockReservation", None)
-    tx.link_many("reviews", "review", [])
-    tx.link_many("messages", "message", [])
     with atomic(ctx.state):
         ctx.state.transactions[tx.id] = tx
         ctx.state.progress[tx.id] = s.Progress(process.alias, timepoints={"tx-initiated": at})

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from flexclient.testing import _state as s
-from flexclient.testing._schema import attributes_model, wire
+from flexclient.testing._schema import attributes_model, relations, wire
 
 Api = Literal["marketplace", "integration"]
 Refs = dict[str, s.Link]
@@ -50,8 +50,6 @@ OWNER_ONLY: dict[str, frozenset[str]] = {
 # What only the operator sees.
 OPERATOR_ONLY: dict[str, frozenset[str]] = {"user": frozenset({"state", "permissions"})}
 
-# Relationships the Marketplace API names after the owner's type of what they refer to.
-OWNER_RELATIONSHIPS: dict[str, dict[str, str]] = {"stockAdjustment": {"listing": "ownListing"}}
 
 STANDARD_VARIANTS: dict[str, tuple[int, int]] = {
     "default": (750, 750),
@@ -60,6 +58,12 @@ STANDARD_VARIANTS: dict[str, tuple[int, int]] = {
     "landscape-crop": (800, 600),
     "scaled-medium": (750, 750),
 }
+
+
+def _retyped(link: s.Link, rtype: str) -> s.Link:
+    if isinstance(link, list):
+        return [{**r, "type": rtype} for r in link]
+    return {**link, "type": rtype} if link is not None else None
 
 
 def stored_type(rtype: str) -> str:
@@ -135,12 +139,24 @@ class Renderer:
         """A record as a resource of type `as_type` (by default the type it is stored as)."""
         rtype = as_type or record.type
         attrs = self._attributes(record, rtype)
+        return self._res(rtype, record.id, attrs), self._relationships(record, rtype)
+
+    def _relationships(self, record: s.Record[Any], rtype: str) -> Refs:
+        """The record's relationships, and every other one its view's model declares (empty
+        until linked). A relationship the model names after the owner's view of what it
+        refers to (a stock adjustment's `ownListing`) is the stored link to the resource
+        (`listing`), under that name and type in the Marketplace API."""
         refs: Refs = dict(record.relationships)
-        if self.api == "marketplace":
-            for name, renamed in OWNER_RELATIONSHIPS.get(record.type, {}).items():
-                if name in refs:
-                    refs[renamed] = refs.pop(name)
-        return self._res(rtype, record.id, attrs), refs
+        for name, (many, target) in relations(rtype).items():
+            if name in refs:
+                continue
+            twin = stored_type(target) if target else None
+            if twin is not None and twin != name and twin in refs:
+                if self.api == "marketplace":
+                    refs[name] = _retyped(refs.pop(twin), target or twin)
+                continue
+            refs[name] = [] if many else None
+        return refs
 
     def _attributes(self, record: s.Record[Any], rtype: str) -> dict[str, Any]:
         values: dict[str, Any] = wire(record.attributes)

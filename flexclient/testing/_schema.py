@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from flexclient.models import Attributes
+from flexclient.models._relations import Relation, ToMany
 from flexclient.models._resource import model_for
 
 M = TypeVar("M", bound=BaseModel)
@@ -44,6 +45,21 @@ def attributes_model(rtype: str) -> type[BaseModel]:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     return Attributes
+
+
+def relations(rtype: str) -> dict[str, tuple[bool, str | None]]:
+    """The relationships the model of a type declares: wire name -> (to many?, the type of
+    the resources it refers to)."""
+    found: dict[str, tuple[bool, str | None]] = {}
+    for klass in reversed(model_for(rtype).__mro__):
+        for value in vars(klass).values():
+            if isinstance(value, Relation):
+                try:
+                    target = value.model().resource_type
+                except TypeError:  # a model named but not defined (yet)
+                    target = None
+                found[value.name] = (isinstance(value, ToMany), target)
+    return found
 
 
 def _without_none(annotation: Any) -> Any:

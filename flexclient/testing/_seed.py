@@ -94,7 +94,6 @@ def seed_demo(state: s.State) -> None:
         listing.link("marketplace", "marketplace", s.MARKETPLACE_ID)
         listing.link("author", "user", author.id)
         listing.link_many("images", "image", [image.id])
-        listing.link("currentStock", "stock", None)
         state.listings[listing.id] = listing
         set_quantity(state, listing, rng.randrange(0, 5))
 

@@ -128,9 +128,6 @@ def new_user(
     }
     user = new("user", CurrentUserAttributes, attributes)
     user.link("marketplace", "marketplace", MARKETPLACE_ID)
-    user.link("profileImage", "image", None)
-    user.link("stripeAccount", "stripeAccount", None)
-    user.link("stripeCustomer", "stripeCustomer", None)
     user.link("effectivePermissionSet", "permissionSet", permission_set_id(user.id))
     return user
 

@@ -4,6 +4,7 @@ them."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
@@ -11,9 +12,10 @@ import requests
 
 from flexclient import BadRequestError, IntegrationClient, MarketplaceClient, Money
 from flexclient._endpoint import Endpoint
-from flexclient.models import ListingAttributes, UserAttributes
+from flexclient.models import Listing, ListingAttributes, UserAttributes
 from flexclient.testing import FakeMarketplace
 from flexclient.testing._routes import BY_PATH, TABLES, handler_for, routes
+from flexclient.testing._seed import png
 
 
 def body(values: dict[str, Any]) -> Any:
@@ -124,3 +126,37 @@ def _token(fake: FakeMarketplace, **form: str) -> str:
     answer = requests.post(f"{fake.url}/v1/auth/token", data=form, timeout=10).json()
     token: str = answer["access_token"]
     return token
+
+
+def test_relationships_are_the_models(
+    marketplace_client: MarketplaceClient,
+    integration_client: IntegrationClient,
+    fake_marketplace: FakeMarketplace,
+) -> None:
+    fake_marketplace.add_user("r@example.com", "r-password")
+    marketplace_client.login(username="r@example.com", password="r-password")
+    me = marketplace_client.current_user.show(
+        {"include": ["stripeCustomer", "effectivePermissionSet"]}
+    ).data.data
+    # Declared by the model, not linked yet: sent empty; the permissions always.
+    assert me.stripe_customer is None
+    assert me.effective_permission_set.attributes.post_listings == "permission/allow"
+    listing = marketplace_client.own_listings.create({"title": "Hut"}).data.data
+    start = dt.datetime(2030, 5, 1, tzinfo=dt.UTC)
+    made = marketplace_client.availability_exceptions.create(
+        {"listingId": listing.id, "start": start, "end": start + dt.timedelta(days=1), "seats": 0},
+        {"expand": True, "include": ["ownListing"]},
+    ).data.data
+    # The model names it after the owner's view of the listing: so does the fake.
+    assert made.own_listing.type == "ownListing" and made.own_listing.id == listing.id
+    image = marketplace_client.images.upload({"image": png(2, 2, (1, 1, 1))}).data.data
+    marketplace_client.own_listings.add_image({"id": listing.id, "imageId": image.id})
+    update = integration_client.events.query({"eventTypes": ["listing/updated"]}).data.data[-1]
+    resource = update.attributes.resource
+    assert isinstance(resource, Listing)
+    images = resource.relationships["images"].data
+    assert isinstance(images, list) and [i.id for i in images] == [image.id]
+    assert update.attributes.previous_values == {
+        "attributes": {},
+        "relationships": {"images": {"data": []}},
+    }

@@ -184,8 +184,6 @@ def _create(c: Call, author: s.Record[Any], state: str) -> dict[str, Any]:
     made = s.new("listing", ListingAttributes, {"state": state, "created_at": c.state.time()})
     made.link("marketplace", "marketplace", s.MARKETPLACE_ID)
     made.link("author", "user", author.id)
-    made.link_many("images", "image", [])
-    made.link("currentStock", "stock", None)
     c.b("title", str, required=True)
     _write(c, made)
     c.state.listings[made.id] = made
