@@ -26,7 +26,9 @@ from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, forbidden, invalid, missing
 from flexclient.testing._context import TRANSACTION, Context
 from flexclient.testing._params import Invalid, from_body
-from flexclient.testing._schema import attributes_model, by_field_name, current, wire
+from flexclient.testing._schema import current, wire
+from flexclient.testing._stock import adjust, quantity
+from flexclient.testing._stripe import account_of, payment_method_fails
 
 Actor = Literal["customer", "provider", "operator", "system"]
 Transaction = s.Record[TransactionAttributes]
@@ -571,8 +573,6 @@ def update_booking(step: Step, config: Mapping[str, Any]) -> None:
 
 
 def create_reservation(step: Step, config: Mapping[str, Any], *, state: str) -> None:
-    from flexclient.testing._handlers.stock import adjust, quantity
-
     if step.tx.one("stockReservation") is not None:
         raise ApiFailure(409, "conflict", "The transaction already has a stock reservation")
     wanted = step.required("stockReservationQuantity", int)
@@ -592,10 +592,10 @@ def create_reservation(step: Step, config: Mapping[str, Any], *, state: str) -> 
     step.tx.link("stockReservation", "stockReservation", reservation.id)
     step.ctx.emit("stockReservation/created", reservation, None)
     if state == "pending":
-        _reserve(step, reservation, -wanted, adjust)
+        _reserve(step, reservation, -wanted)
 
 
-def _reserve(step: Step, reservation: s.Record[Any], change: int, adjust: Any) -> None:
+def _reserve(step: Step, reservation: s.Record[Any], change: int) -> None:
     made = adjust(step.state, step.listing, change)
     made.link("stockReservation", "stockReservation", reservation.id)
     reservation.link_many(
@@ -607,8 +607,6 @@ def _reserve(step: Step, reservation: s.Record[Any], change: int, adjust: Any) -
 def _move_reservation(
     step: Step, config: Mapping[str, Any], *, allowed: tuple[str, ...], to: str
 ) -> None:
-    from flexclient.testing._handlers.stock import adjust, quantity
-
     reservation = step.other("stockReservation", step.tx.one("stockReservation"))
     if reservation is None:
         raise ApiFailure(409, "conflict", "The transaction has no stock reservation")
@@ -624,9 +622,9 @@ def _move_reservation(
                 "transaction-listing-insufficient-stock",
                 "The listing does not have that much stock",
             )
-        _reserve(step, reservation, -amount, adjust)
+        _reserve(step, reservation, -amount)
     elif to in ("declined", "cancelled") and was in ("pending", "accepted"):
-        _reserve(step, reservation, amount, adjust)  # the stock comes back
+        _reserve(step, reservation, amount)  # the stock comes back
     reservation.set(state=to)
     step.ctx.emit("stockReservation/updated", reservation, before)
 
@@ -680,8 +678,6 @@ def publish_reviews(step: Step, config: Mapping[str, Any]) -> None:
 
 
 def create_payment_intent(step: Step, config: Mapping[str, Any]) -> None:
-    from flexclient.testing._stripe import account_of, payment_method_fails
-
     payin, payout = step.tx.attributes.payin_total, step.tx.attributes.payout_total
     if payin is None or payin.amount <= 0:
         raise ApiFailure(409, "transaction-charge-zero-payin", "Nothing to charge")
@@ -736,11 +732,7 @@ def create_payout(step: Step, config: Mapping[str, Any]) -> None:
 
 
 def _new(state: s.State, stored_type: str, values: Mapping[str, Any]) -> s.Record[Any]:
-    """A new record of a type, its attributes (by field name) validated by its model."""
-    model = attributes_model(stored_type)
-    record = s.new(stored_type, model, by_field_name(model, values))
-    state.table(stored_type)[record.id] = record
-    return record
+    return s.add(state, stored_type, values)
 
 
 Action = Callable[[Step, Mapping[str, Any]], None]

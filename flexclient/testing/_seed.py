@@ -11,7 +11,7 @@ import zlib
 from flexclient._types import LatLng, Money
 from flexclient.models import ImageAttributes, ListingAttributes
 from flexclient.testing import _state as s
-from flexclient.testing._handlers.stock import set_quantity
+from flexclient.testing._stock import set_quantity
 
 DEMO_USERS: list[tuple[str, str, str, str]] = [
     # email, password, first name, last name

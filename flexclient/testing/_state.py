@@ -160,6 +160,17 @@ class Progress:
     stuck: bool = False  # a delayed transition failed: the system takes no more
 
 
+def add(state: State, stored_type: str, values: Mapping[str, Any]) -> Record[Any]:
+    """A new record of a type kept in `state.others`; `values` by wire or field name,
+    validated by the type's attribute model."""
+    from flexclient.testing._schema import attributes_model, by_field_name
+
+    model = attributes_model(stored_type)
+    made = new(stored_type, model, by_field_name(model, values))
+    state.table(stored_type)[made.id] = made
+    return made
+
+
 @dataclass
 class StorageToken:
     """What a storage URL lets its bearer do: upload or download one file, until when."""

@@ -19,7 +19,6 @@ from flexclient._endpoints import IntegrationEndpoints as Integ
 from flexclient._endpoints import MarketplaceEndpoints as Market
 from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, Call, invalid, not_found
-from flexclient.testing._handlers.messages import new
 from flexclient.testing._routes import handles
 
 URL_LIFETIME = dt.timedelta(minutes=15)
@@ -62,7 +61,7 @@ def _register(c: Call, owner: uuid.UUID | None) -> s.Record[Any]:
         "createdAt": at,
         "stateUpdatedAt": at,
     }
-    made = new(c, "file", values)
+    made = s.add(c.state, "file", values)
     made.link("owner", "user", owner)
     made.link("marketplace", "marketplace", s.MARKETPLACE_ID)
     return made
@@ -115,7 +114,7 @@ def uploads_create(c: Call) -> dict[str, Any]:
         "headers": {"Content-Type": target.attributes.mime_type},
         "expiresAt": expires,
     }
-    return c.one(new(c, "fileUpload", values), whole=True)
+    return c.one(s.add(c.state, "fileUpload", values), whole=True)
 
 
 def _download(c: Call, target: s.Record[Any], stored_type: str) -> dict[str, Any]:
@@ -127,7 +126,7 @@ def _download(c: Call, target: s.Record[Any], stored_type: str) -> dict[str, Any
         "url": f"{c.base_url}/storage/download/{token}",
         "expiresAt": expires,
     }
-    return c.one(new(c, stored_type, values), whole=True)
+    return c.one(s.add(c.state, stored_type, values), whole=True)
 
 
 @handles(Market.own_file_downloads.cls.create)
@@ -209,7 +208,7 @@ def attach_to_message(c: Call, message: s.Record[Any]) -> None:
         target = _own_file(c, fid)
         if target.attributes.state != AVAILABLE:
             raise invalid("body", f"publicFileAttachments.{i}", "the file is not uploaded")
-        attachment = new(c, "fileAttachment", {"scope": "public", "deleted": False})
+        attachment = s.add(c.state, "fileAttachment", {"scope": "public", "deleted": False})
         attachment.link("file", "file", target.id)
         attachment.link("message", "message", message.id)
         made.append(attachment.id)

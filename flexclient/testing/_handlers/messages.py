@@ -12,17 +12,8 @@ from flexclient.testing._call import Call, invalid, not_found
 from flexclient.testing._handlers._lookup import transaction, words
 from flexclient.testing._handlers.transactions import party
 from flexclient.testing._routes import handles
-from flexclient.testing._schema import attributes_model, by_field_name
 
 MAX_MESSAGE = 10_000
-
-
-def new(c: Call, stored_type: str, values: dict[str, Any]) -> s.Record[Any]:
-    """A new record of a type, its attributes (by wire name) validated by its model."""
-    model = attributes_model(stored_type)
-    made = s.new(stored_type, model, by_field_name(model, values))
-    c.state.table(stored_type)[made.id] = made
-    return made
 
 
 @handles(Market.messages.cls.send)
@@ -32,7 +23,7 @@ def send(c: Call) -> dict[str, Any]:
     content = c.b("content", str, required=True) or ""
     if not content.strip() or len(content) > MAX_MESSAGE:
         raise invalid("body", "content", f"1 to {MAX_MESSAGE} characters")
-    message = new(c, "message", {"content": content, "createdAt": c.state.time()})
+    message = s.add(c.state, "message", {"content": content, "createdAt": c.state.time()})
     message.link("sender", "user", c.user().id)
     message.link("transaction", "transaction", tx.id)
     tx.link_many("messages", "message", [*tx.many("messages"), message.id])

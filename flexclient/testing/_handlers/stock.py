@@ -7,42 +7,12 @@ from typing import Any
 
 from flexclient._endpoints import IntegrationEndpoints as Integ
 from flexclient._endpoints import MarketplaceEndpoints as Market
-from flexclient.models import ListingAttributes, StockAdjustmentAttributes, StockAttributes
+from flexclient.models import StockAdjustmentAttributes
 from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, Call, invalid, not_found
 from flexclient.testing._handlers._lookup import own_or_any_listing, time
 from flexclient.testing._routes import handles
-
-
-def quantity(state: s.State, listing_id: uuid.UUID) -> int | None:
-    """A listing's stock, None when it has none."""
-    stock = state.stocks.get(s.stock_id(listing_id))
-    return stock.attributes.quantity if stock is not None else None
-
-
-def set_quantity(
-    state: s.State, listing: s.Record[ListingAttributes], total: int
-) -> s.Record[StockAttributes]:
-    sid = s.stock_id(listing.id)
-    stock = state.stocks.get(sid)
-    if stock is None:
-        stock = state.stocks[sid] = s.new("stock", StockAttributes, rid=sid)
-        listing.link("currentStock", "stock", sid)
-    stock.set(quantity=total)
-    return stock
-
-
-def adjust(
-    state: s.State, listing: s.Record[ListingAttributes], change: int
-) -> s.Record[StockAdjustmentAttributes]:
-    """Record a change of stock and apply it."""
-    made = s.new(
-        "stockAdjustment", StockAdjustmentAttributes, {"at": state.time(), "quantity": change}
-    )
-    made.link("listing", "listing", listing.id)
-    state.adjustments[made.id] = made
-    set_quantity(state, listing, (quantity(state, listing.id) or 0) + change)
-    return made
+from flexclient.testing._stock import adjust, quantity, set_quantity
 
 
 @handles(Market.stock.cls.compare_and_set, Integ.stock.cls.compare_and_set)

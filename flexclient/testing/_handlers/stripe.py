@@ -11,7 +11,6 @@ from flexclient.models import CurrentUserAttributes
 from flexclient.testing import _state as s
 from flexclient.testing import _stripe
 from flexclient.testing._call import ApiFailure, Call, invalid, not_found
-from flexclient.testing._handlers.messages import new
 from flexclient.testing._routes import handles
 
 LINK_LIFETIME = dt.timedelta(minutes=5)
@@ -52,7 +51,9 @@ def _connect(c: Call, me: User, *, required: bool) -> s.Record[Any]:
     bank = _token(c, "bankAccountToken", _stripe.BANK_TOKEN_PREFIXES)
     account_id = _stripe.stripe_id("acct")
     data = _stripe.account_data(account_id, country, _business(c), bank is not None)
-    account = new(c, "stripeAccount", {"stripeAccountId": account_id, "stripeAccountData": data})
+    account = s.add(
+        c.state, "stripeAccount", {"stripeAccountId": account_id, "stripeAccountData": data}
+    )
     before = c.snapshot(me)
     me.link("stripeAccount", "stripeAccount", account.id)
     _enabled(me, data)
@@ -133,14 +134,16 @@ def account_link_create(c: Call) -> dict[str, Any]:
         c.b(key, str, required=True)
     url = f"https://connect.stripe.com/setup/c/{account.attributes.stripe_account_id}/fake"
     expires = c.state.time() + LINK_LIFETIME
-    return c.one(new(c, "stripeAccountLink", {"url": url, "expiresAt": expires}), whole=True)
+    return c.one(
+        s.add(c.state, "stripeAccountLink", {"url": url, "expiresAt": expires}), whole=True
+    )
 
 
 @handles(Market.stripe_persons.cls.create)
 def person_create(c: Call) -> dict[str, Any]:
     _own_account(c)
     _token(c, "personToken", _stripe.PERSON_TOKEN_PREFIXES, required=True)
-    return c.one(new(c, "stripePerson", {"stripePersonId": _stripe.stripe_id("person")}))
+    return c.one(s.add(c.state, "stripePerson", {"stripePersonId": _stripe.stripe_id("person")}))
 
 
 @handles(Market.stripe_setup_intents.cls.create)
@@ -149,7 +152,7 @@ def setup_intent_create(c: Call) -> dict[str, Any]:
     intent = _stripe.stripe_id("seti")
     secret = f"{intent}_secret_{_stripe.stripe_id('s')[2:]}"
     values = {"stripeSetupIntentId": intent, "clientSecret": secret}
-    return c.one(new(c, "stripeSetupIntent", values), whole=True)
+    return c.one(s.add(c.state, "stripeSetupIntent", values), whole=True)
 
 
 def _payment_method(c: Call, customer: s.Record[Any], method: str) -> None:
@@ -160,7 +163,7 @@ def _payment_method(c: Call, customer: s.Record[Any], method: str) -> None:
         "stripePaymentMethodId": method,
         "card": _stripe.card(method),
     }
-    made = new(c, "stripePaymentMethod", values)
+    made = s.add(c.state, "stripePaymentMethod", values)
     old = customer.one("defaultPaymentMethod")
     if old is not None:
         c.state.table("stripePaymentMethod").pop(old, None)
@@ -173,7 +176,7 @@ def customer_create(c: Call) -> dict[str, Any]:
     if _stripe.customer_of(c.state, me.id) is not None:
         raise ApiFailure(409, "stripe-customer-already-exists", "The user has a Stripe customer")
     c.b("stripeCustomerEmail", str)
-    customer = new(c, "stripeCustomer", {"stripeCustomerId": _stripe.stripe_id("cus")})
+    customer = s.add(c.state, "stripeCustomer", {"stripeCustomerId": _stripe.stripe_id("cus")})
     customer.link("defaultPaymentMethod", "stripePaymentMethod", None)
     method = c.b("stripePaymentMethodId", str)
     if method is not None:

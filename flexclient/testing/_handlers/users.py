@@ -13,7 +13,7 @@ from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, Call, invalid
 from flexclient.testing._handlers._lookup import filter_extended, time, user
 from flexclient.testing._routes import handles
-from flexclient.testing._schema import attributes_model
+from flexclient.testing._schema import attributes_model, stored
 
 MIN_PASSWORD = 8
 
@@ -228,13 +228,12 @@ def change_email(c: Call) -> dict[str, Any]:
 def delete(c: Call) -> dict[str, Any]:
     me = c.user()
     _check_password(c, me)
-    open_states = {t.id for t in c.state.transactions.values() if me.id in _parties(t)}
-    for tx_id in open_states:
+    mine = [t.id for t in c.state.transactions.values() if me.id in _parties(t)]
+    for tx_id in mine:
         progress = c.state.progress.get(tx_id)
-        if (
-            progress is not None
-            and progress.payment in ("created", "confirmed", "captured")
-            and not progress.paid_out
+        unsettled = progress is not None and progress.payment in ("created", "confirmed")
+        if unsettled or (
+            progress is not None and progress.payment == "captured" and not progress.paid_out
         ):
             raise ApiFailure(
                 409,
@@ -242,19 +241,8 @@ def delete(c: Call) -> dict[str, Any]:
                 "User has transactions on states that include incomplete payment processing",
             )
     answer = c.one(me)
-    blank = me.attributes.profile.model_copy(
-        update={
-            "display_name": None,
-            "abbreviated_name": None,
-            "first_name": None,
-            "last_name": None,
-            "bio": None,
-            "public_data": {},
-            "protected_data": {},
-            "private_data": {},
-            "metadata": {},
-        }
-    )
+    # What a deleted user keeps of a profile: nothing (a blank one, as the model makes it).
+    blank = stored(type(me.attributes.profile))
     me.set(deleted=True, email=None, pending_email=None, profile=blank)
     c.state.passwords.pop(me.id, None)
     for tokens in (c.state.access_tokens, c.state.refresh_tokens):
