@@ -163,6 +163,10 @@ def initiate(
     trusted: bool,
 ) -> Transaction:
     """Start a transaction of process `alias` with its first transition."""
+    if customer.attributes.permissions.get("initiateTransactions") == "permission/deny":
+        raise ApiFailure(
+            403, "permission-denied-initiate-transactions", "The user may not start transactions"
+        )
     process = process_of(ctx.state, alias)
     transition = process.transition(name)
     if transition is None or transition.start is not None:

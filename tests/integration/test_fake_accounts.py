@@ -120,3 +120,8 @@ def test_the_operator_sets_permissions_and_verifies(
     assert changed.effective_permission_set.attributes.post_listings == "permission/deny"
     verified = integration_client.users.verify_email({"id": user}, {"expand": True})
     assert verified.data.data.attributes.email_verified is True
+    member = MarketplaceClient(fake_marketplace.client_id, base_url=fake_marketplace.url)
+    member.login(username="member@example.com", password="member-password")
+    with pytest.raises(ForbiddenError) as denied:
+        member.own_listings.create({"title": "Not allowed"})
+    assert denied.value.codes == ["permission-denied-post-listings"]

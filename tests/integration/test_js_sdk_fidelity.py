@@ -129,6 +129,8 @@ def test_official_sdks_decode_what_the_fake_sends(tmp_path: Path) -> None:
         assert js["messages"] == [
             {"content": "See you!", "createdAtIsDate": True, "senderType": "user"}
         ]
+        assert js["operator"] == {"by": "operator", "bookingState": "accepted"}
+        assert js["permissions"]["initiateTransactions"] == "permission/deny"
         assert js["stripeAccount"] == {"type": "stripeAccount", "id": "acct_", "country": "FI"}
         assert js["paymentMethod"] == {
             "type": "stripePaymentMethod",

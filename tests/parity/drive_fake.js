@@ -142,6 +142,21 @@ const { types } = marketplaceSdk;
     content: m.attributes.content, createdAtIsDate: m.attributes.createdAt instanceof Date,
     senderType: m.relationships.sender.data.type }));
 
+  // The operator's side, through the Integration SDK.
+  const txUuid = new integrationSdk.types.UUID(txData.id.uuid);
+  const operated = await integ.transactions.transition(
+    { id: txUuid, transition: 'transition/operator-accept', params: {} }, { expand: true, include: ['booking'] });
+  const acceptedBooking = operated.data.included.find((r) => r.type === 'booking');
+  out.operator = {
+    by: operated.data.data.attributes.transitions.slice(-1)[0].by,
+    bookingState: acceptedBooking.attributes.state,
+  };
+  const me = await customer.currentUser.show();
+  const permitted = await integ.users.updatePermissions(
+    { id: new integrationSdk.types.UUID(me.data.data.id.uuid), initiateTransactions: 'permission/deny' },
+    { expand: true });
+  out.permissions = permitted.data.data.attributes.permissions;
+
   const account = await customer.stripeAccount.create({ country: 'FI', accountToken: 'ct_js' }, { expand: true });
   out.stripeAccount = { type: account.data.data.type, id: account.data.data.attributes.stripeAccountId.slice(0, 5),
     country: account.data.data.attributes.stripeAccountData.country };

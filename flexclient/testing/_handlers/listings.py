@@ -191,14 +191,22 @@ def _create(c: Call, author: s.Record[Any], state: str) -> dict[str, Any]:
     return c.one(made)
 
 
+def _poster(c: Call) -> s.Record[Any]:
+    """The logged-in user, if the operator lets them post listings."""
+    me = c.user()
+    if me.attributes.permissions.get("postListings") == "permission/deny":
+        raise ApiFailure(403, "permission-denied-post-listings", "The user may not post listings")
+    return me
+
+
 @handles(Market.own_listings.cls.create)
 def own_create(c: Call) -> dict[str, Any]:
-    return _create(c, c.user(), "published")
+    return _create(c, _poster(c), "published")
 
 
 @handles(Market.own_listings.cls.create_draft)
 def own_create_draft(c: Call) -> dict[str, Any]:
-    return _create(c, c.user(), "draft")
+    return _create(c, _poster(c), "draft")
 
 
 def _update(c: Call, target: Listing) -> dict[str, Any]:
