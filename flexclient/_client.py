@@ -39,7 +39,7 @@ from flexclient._limits import Limiter
 from flexclient._multipart import multipart_factory, upload_bar
 from flexclient._options import ClientOptions, Options
 from flexclient._query import write_query
-from flexclient._suggest import did_you_mean, vars_of
+from flexclient._suggest import no_such
 from flexclient._tokens import AuthInfo, MemoryTokenStore, Token, TokenStore, store_lock
 from flexclient._transport import (
     UPLOAD_TIMEOUT,
@@ -240,11 +240,7 @@ class BaseClient(ABC):
 
         def __getattr__(self, name: str) -> Any:
             # Only for names the client does not have: say which group was meant.
-            if name.startswith("_"):
-                raise AttributeError(name)
-            groups = [n for n, v in vars_of(type(self)).items() if isinstance(v, GroupSlot)]
-            hint = did_you_mean(name, groups)
-            raise AttributeError(f"{type(self).__name__} has no endpoint group {name!r}{hint}")
+            raise no_such(self, name, GroupSlot, "endpoint group")
 
     def close(self) -> None:
         """Close the connection pool, if this client made it (never a `session=` of yours,

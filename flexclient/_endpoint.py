@@ -46,7 +46,7 @@ from flexclient import _pages
 from flexclient._checks import check_call, with_custom
 from flexclient._errors import ParameterError
 from flexclient._multipart import ProgressCallback, UploadProgress
-from flexclient._suggest import did_you_mean, vars_of
+from flexclient._suggest import no_such
 from flexclient.models import Envelope
 from flexclient.params import CommandQueryParams
 
@@ -119,11 +119,7 @@ class Group:
     if not TYPE_CHECKING:  # for type checkers, a misspelled endpoint stays an error
 
         def __getattr__(self, name: str) -> Any:
-            if name.startswith("_"):
-                raise AttributeError(name)
-            known = [k for k, v in vars_of(type(self)).items() if isinstance(v, Endpoint)]
-            hint = did_you_mean(name, known)
-            raise AttributeError(f"{type(self).__name__} has no endpoint {name!r}{hint}")
+            raise no_such(self, name, Endpoint, "endpoint")
 
 
 G = TypeVar("G", bound=Group)

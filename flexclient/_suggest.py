@@ -39,3 +39,13 @@ def vars_of(cls: type) -> dict[str, object]:
     for klass in reversed(cls.__mro__):
         found.update(vars(klass))
     return found
+
+
+def no_such(owner: object, name: str, member: type, noun: str) -> AttributeError:
+    """The error for a name `owner` lacks, naming its members of type `member` that it
+    resembles: `MarketplaceClient has no endpoint group 'listing'; did you mean 'listings'?`"""
+    if name.startswith("_"):
+        return AttributeError(name)
+    known = [k for k, v in vars_of(type(owner)).items() if isinstance(v, member)]
+    hint = did_you_mean(name, known)
+    return AttributeError(f"{type(owner).__name__} has no {noun} {name!r}{hint}")
