@@ -143,6 +143,34 @@ def test_bookings_take_seats_and_show_in_bookings_query(
     assert [lst.id for lst in customer.listings.query(partial).data.data] == [listing]
 
 
+def test_time_slots_by_interval(provider: MarketplaceClient) -> None:
+    plan: AvailabilityPlan = {
+        "type": "availability-plan/time",
+        "timezone": "Etc/UTC",
+        "entries": [
+            {"dayOfWeek": "mon", "seats": 1, "startTime": "09:00", "endTime": "10:00"},
+            {"dayOfWeek": "mon", "seats": 1, "startTime": "12:00", "endTime": "16:00"},
+            {"dayOfWeek": "tue", "seats": 1, "startTime": "08:00", "endTime": "12:00"},
+        ],
+    }
+    listing = provider.own_listings.create({"title": "Court", "availabilityPlan": plan})
+    found = provider.timeslots.query(
+        {
+            "listingId": listing.data.data.id,
+            "start": MONDAY,
+            "end": MONDAY + dt.timedelta(days=2),
+            "intervalDuration": "P1D",
+            "maxPerInterval": 1,
+            "minDurationStartingInInterval": 90,
+        }
+    ).data.data
+    # Monday's first slot is too short; one slot a day.
+    assert [(t.attributes.start, t.attributes.end) for t in found] == [
+        (MONDAY + dt.timedelta(hours=12), MONDAY + dt.timedelta(hours=16)),
+        (MONDAY + dt.timedelta(days=1, hours=8), MONDAY + dt.timedelta(days=1, hours=12)),
+    ]
+
+
 def test_time_slot_queries_are_checked(provider: MarketplaceClient) -> None:
     listing = provider.own_listings.create({"title": "Boat"}).data.data.id
     with pytest.raises(BadRequestError) as too_long:

@@ -11,6 +11,7 @@ from flexclient.testing import _availability
 from flexclient.testing import _state as s
 from flexclient.testing._call import Call, invalid, not_found
 from flexclient.testing._handlers._lookup import listing, time, words
+from flexclient.testing._processes import period
 from flexclient.testing._routes import handles
 from flexclient.testing._schema import attributes_model, by_field_name
 
@@ -39,11 +40,40 @@ def timeslots(c: Call) -> dict[str, Any]:
     kind = "time-slot/day" if _availability.is_day_plan(found) else "time-slot/time"
     model = attributes_model("timeSlot")
     slots = []
-    for span in _availability.free(c.state, found, start, end):
+    for span in _by_interval(c, _availability.free(c.state, found, start, end), start, end):
         values = {"type": kind, "seats": span.seats, "start": span.start, "end": span.end}
         rid = uuid.uuid5(found.id, f"{span.start.isoformat()}/{span.end.isoformat()}")
         slots.append(s.new("timeSlot", model, by_field_name(model, values), rid))
     return c.page(slots, max_per_page=MAX_SLOTS_PER_PAGE)
+
+
+def _by_interval(
+    c: Call, spans: list[_availability.Span], start: dt.datetime, end: dt.datetime
+) -> list[_availability.Span]:
+    """Interval filtering: the period cut into `intervalDuration` intervals (from
+    `intervalAlign`), and in each at most `maxPerInterval` slots that last at least
+    `minDurationStartingInInterval` minutes from the interval's start on. Without
+    `intervalDuration`, every slot."""
+    size = c.q("intervalDuration", period)
+    if size is None:
+        return spans
+    if size <= dt.timedelta(0):
+        raise invalid("query", "intervalDuration", "a positive duration")
+    most = c.q("maxPerInterval", int)
+    shortest = dt.timedelta(minutes=c.q("minDurationStartingInInterval", int) or 0)
+    at = c.q("intervalAlign", time) or start
+    while at > start:
+        at -= size
+    kept: list[_availability.Span] = []
+    while at < end:
+        after = at + size
+        fits = [sp for sp in spans if sp.start < after and sp.end - max(sp.start, at) >= shortest]
+        fits = [sp for sp in fits if sp.end > at]
+        for span in fits[:most] if most is not None else fits:
+            if span not in kept:
+                kept.append(span)
+        at = after
+    return sorted(kept, key=lambda sp: sp.start)
 
 
 @handles(Market.bookings.cls.query)
