@@ -17,7 +17,7 @@ from flexclient._assets import (
 from flexclient._clients import IntegrationClient, MarketplaceClient
 from flexclient._cookies import CookieTokenStore, TokenCookie
 from flexclient._deadline import DeadlineAdapter
-from flexclient._endpoint import RequestOptions, Response
+from flexclient._endpoint_kinds import RequestOptions, Response
 from flexclient._errors import (
     ApiError,
     AuthError,

@@ -26,7 +26,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
-from flexclient._endpoint import Response
+from flexclient._endpoint_kinds import Response
 from flexclient._errors import FlexError, ParameterError, UnexpectedResponseError
 from flexclient._file_transfer import Offsite, OffsiteUrl, offsite_url
 from flexclient._query import write_query
@@ -388,7 +388,7 @@ _VERSION_IN_PATH = re.compile(r"/assets/pub/[^/]+/v/([^/]+)/")
 def read_assets(raw: RawResponse, final: OffsiteUrl, request: AssetRequest) -> JsonAsset | AssetSet:
     """An answer of the asset CDN as a `JsonAsset` (one asked) or an `AssetSet` (several);
     an `UnexpectedResponseError`, with the status and body, if it is not one."""
-    from flexclient._client import _api_error  # the error for an answer, as for the API's
+    from flexclient._base_client import _api_error  # the error for an answer, as for the API's
 
     if not 200 <= raw.status < 300:
         raise _api_error(raw)

@@ -31,7 +31,7 @@ from flexclient._errors import ParameterError, UnknownParameterWarning
 from flexclient._suggest import did_you_mean
 
 if TYPE_CHECKING:
-    from flexclient._endpoint import Endpoint
+    from flexclient._endpoint_kinds import Endpoint
 
 CUSTOM_PREFIXES = ("pub_", "meta_", "priv_", "prot_", "fields.", "imageVariant.", "limit.")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)

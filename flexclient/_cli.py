@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from flexclient._client import BaseClient
+from flexclient._base_client import BaseClient
 from flexclient._clients import (
     INTEGRATION_ID_VAR,
     INTEGRATION_SECRET_VAR,
@@ -31,7 +31,7 @@ from flexclient._clients import (
     MarketplaceClient,
     from_env,
 )
-from flexclient._endpoint import BoundCommand, BoundQuery, Group
+from flexclient._endpoint_kinds import BoundCommand, BoundQuery, Group
 from flexclient._environment import (
     INTEGRATION_BASE_URL_VAR,
     MARKETPLACE_BASE_URL_VARS,

@@ -1,7 +1,7 @@
 """The two public clients: `MarketplaceClient` and `IntegrationClient`.
 
-Each is its API's endpoint groups (`flexclient._endpoints`) on the shared machinery
-(`flexclient._client`), plus the authentication calls that differ between the two APIs.
+Each is its API's endpoint groups (`flexclient._endpoint_table`) on the shared machinery
+(`flexclient._base_client`), plus the authentication calls that differ between the two APIs.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from typing import Any, ClassVar, Unpack
 import requests
 
 from flexclient._assets import AssetRequest, AssetSet, JsonAsset, asset_request, fetch_assets
-from flexclient._client import BaseClient
+from flexclient._base_client import BaseClient
 from flexclient._deadline import deadline_scope
-from flexclient._endpoint import Response
-from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
+from flexclient._endpoint_kinds import Response
+from flexclient._endpoint_table import IntegrationEndpoints, MarketplaceEndpoints
 from flexclient._environment import base_url_from_env
 from flexclient._errors import ParameterError, UnexpectedResponseError
 from flexclient._events import EventFeed, FeedOptions

@@ -361,7 +361,7 @@ def send_file(
     have none, as a browser sends a file; nothing else of the API (no Authorization). A
     redirect is not followed (`RedirectError`); an error status raises its `ApiError` with
     the storage's body."""
-    from flexclient._client import _api_error
+    from flexclient._base_client import _api_error
 
     url = offsite_url(target.url, "url")
     source = _source(file, name, named=False)
@@ -410,7 +410,7 @@ def save_file(
 ) -> FileTransfer:
     """Stream a download URL to the file `to`: written to a temporary file beside it (mode
     0600) and renamed over it when complete, so that `to` never holds half a file."""
-    from flexclient._client import _api_error
+    from flexclient._base_client import _api_error
 
     checked = offsite_url(url, "url")
     path = Path(to).expanduser()

@@ -20,7 +20,7 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
 
 def endpoint_names(client: object) -> list[str]:
     """Every `group.endpoint` of a client, as the command line names them."""
-    from flexclient._endpoint import Endpoint, GroupSlot
+    from flexclient._endpoint_kinds import Endpoint, GroupSlot
 
     names: list[str] = []
     for group_name, slot in vars_of(type(client)).items():

@@ -15,8 +15,8 @@ import pytest
 import requests_mock
 
 from flexclient import IntegrationClient, LatLng, MarketplaceClient, Money
-from flexclient._client import BaseClient
-from flexclient._endpoint import (
+from flexclient._base_client import BaseClient
+from flexclient._endpoint_kinds import (
     BoundCommand,
     BoundListQuery,
     BoundQuery,
@@ -26,7 +26,7 @@ from flexclient._endpoint import (
     ListQuery,
     Params,
 )
-from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
+from flexclient._endpoint_table import IntegrationEndpoints, MarketplaceEndpoints
 from flexclient._wire import WireFormatName
 from flexclient.models import Resource
 from flexclient.params import CommandQueryParams

@@ -19,7 +19,7 @@ import pytest
 import requests_mock
 
 from flexclient import IntegrationClient, LatLng, LatLngBounds, MarketplaceClient, Money
-from flexclient._endpoint import BoundListQuery
+from flexclient._endpoint_kinds import BoundListQuery
 from flexclient._wire import TRANSIT
 from tests.conftest import NO_WAIT
 

@@ -35,8 +35,8 @@ from typing import Any
 import pytest
 from mypy import api
 
-from flexclient._endpoint import Endpoint, GroupSlot
-from flexclient._endpoints import IntegrationEndpoints, MarketplaceEndpoints
+from flexclient._endpoint_kinds import Endpoint, GroupSlot
+from flexclient._endpoint_table import IntegrationEndpoints, MarketplaceEndpoints
 
 ROOT = Path(__file__).parents[1]
 TYPING = Path(__file__).parent / "typing"

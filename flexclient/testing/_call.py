@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from flexclient._endpoint import Endpoint
+from flexclient._endpoint_kinds import Endpoint
 from flexclient.models import CurrentUserAttributes
 from flexclient.testing import _state as s
 from flexclient.testing._context import INTEGRATION_API, MARKETPLACE_API, Context

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, Required
 
-from flexclient._endpoint import Endpoint
+from flexclient._endpoint_kinds import Endpoint
 from flexclient._types import LatLng, LatLngBounds, Money
 from flexclient._values import parse
 from flexclient.params import Id

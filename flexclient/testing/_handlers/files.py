@@ -15,8 +15,8 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from flexclient._endpoints import IntegrationEndpoints as Integ
-from flexclient._endpoints import MarketplaceEndpoints as Market
+from flexclient._endpoint_table import IntegrationEndpoints as Integ
+from flexclient._endpoint_table import MarketplaceEndpoints as Market
 from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, Call, invalid, not_found
 from flexclient.testing._routes import handles

@@ -26,7 +26,7 @@ import requests
 
 from flexclient._deadline import deadline_scope
 from flexclient._decoding import read_envelope
-from flexclient._endpoint import Endpoint, GroupSlot, ListQuery, RequestOptions, Response
+from flexclient._endpoint_kinds import Endpoint, GroupSlot, ListQuery, RequestOptions, Response
 from flexclient._errors import (
     ApiError,
     AuthError,

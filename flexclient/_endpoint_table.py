@@ -2,20 +2,20 @@
 
 This is data. Each line names an endpoint's kind, the TypedDict of the parameters it takes
 (`flexclient.params`), the model of what it returns (`flexclient.models`) and its path below
-the API's prefix (`/v1/api/` or `/v1/integration_api/`). The kinds (`flexclient._endpoint`):
+the API's prefix (`/v1/api/` or `/v1/integration_api/`). The kinds (`flexclient._endpoint_kinds`):
 `Query` (GET of one resource), `ListQuery` (GET of a list, page by page), `Command` (POST),
 `Upload` (multipart POST); `RequiredQuery`, `RequiredListQuery` and `RequiredCommand` are
 those whose endpoint needs parameters, so that the method cannot be called without them.
 
 Every endpoint returns a typed model; the least documented ones say so in their model
 (`PasswordReset`: no attributes documented). Both clients are these groups plus the shared
-machinery in `flexclient._client`; `tests/test_endpoint_table.py` checks this table against
+machinery in `flexclient._base_client`; `tests/test_endpoint_table.py` checks this table against
 the API's list of endpoints, and that its kinds agree with the TypedDicts' required keys.
 """
 
 from __future__ import annotations
 
-from flexclient._endpoint import (
+from flexclient._endpoint_kinds import (
     Command,
     Group,
     ListQuery,

@@ -1,6 +1,6 @@
 """The kinds of endpoint method: queries, list queries, commands and uploads.
 
-An endpoint is declared once, as a class attribute of its group in `flexclient._endpoints`
+An endpoint is declared once, as a class attribute of its group in `flexclient._endpoint_table`
 (`query = ListQuery[ListingsQueryParams, Listing]("listings/query")`); reading it from a
 group of a client gives a callable bound to that client. The type arguments are the
 parameters the method takes (a TypedDict of `flexclient.params`) and the `data` of the
@@ -51,7 +51,7 @@ from flexclient.models import Envelope
 from flexclient.params import CommandQueryParams
 
 if TYPE_CHECKING:
-    from flexclient._client import BaseClient
+    from flexclient._base_client import BaseClient
 
 P = TypeVar("P", bound=Mapping[str, Any])
 D = TypeVar("D")
