@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from flexclient._values import parse
 from flexclient.models import CurrentUserAttributes, ListingAttributes, TransactionAttributes
 from flexclient.testing import _state as s
 from flexclient.testing._call import Call, invalid, not_found
@@ -55,9 +56,8 @@ def ids(raw: str) -> list[uuid.UUID]:
 
 
 def time(raw: str) -> dt.datetime:
-    value = dt.datetime.fromisoformat(raw.replace("Z", "+00:00"))
-    if value.tzinfo is None:
-        raise ValueError("a timestamp needs a timezone")
+    value = parse("date", raw)  # the library's reading of a time, timezone required
+    assert isinstance(value, dt.datetime)
     return value
 
 
