@@ -29,18 +29,13 @@ import threading
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import Any
 
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from werkzeug.wrappers import Request, Response
 
+from flexclient.testing._loopback import LoopbackServer
+
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
-
-class _QuietHandler(WSGIRequestHandler):
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        pass
 
 
 @dataclass(frozen=True)
@@ -83,13 +78,15 @@ def _refs(value: Any) -> Iterator[tuple[str, str]]:
             stack.extend(item)
 
 
-class FakeAssetCDN:
+class FakeAssetCDN(LoopbackServer):
     """The Asset Delivery API for one client ID, on 127.0.0.1 (see the module docstring).
 
     `assets` (path -> JSON data) and `included` (resources such as `imageAsset`s, each with
     `id` and `type`) make the first version. Options: `client_id` (a fixed one by default, the
     fake marketplace's), `port` (0 picks a free one), `redirect_aliases`.
     """
+
+    _what = "the fake asset CDN"
 
     def __init__(
         self,
@@ -108,9 +105,7 @@ class FakeAssetCDN:
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
         self._faults: list[_Fault] = []
-        self._port = port
-        self._server: BaseWSGIServer | None = None
-        self._thread: threading.Thread | None = None
+        super().__init__(port)
         self.publish(assets or {}, included)
 
     def __repr__(self) -> str:
@@ -184,41 +179,6 @@ class FakeAssetCDN:
             self._faults.append(_Fault(status, raw, {**kinds, **(headers or {})}, times))
 
     # --- serving ---------------------------------------------------------------------------
-
-    @property
-    def url(self) -> str:
-        if self._server is None:
-            raise RuntimeError("the fake asset CDN is not started; use start() or `with`")
-        return f"http://127.0.0.1:{self._server.server_port}"
-
-    def start(self) -> FakeAssetCDN:
-        if self._server is None:
-            self._server = make_server(
-                "127.0.0.1", self._port, self._wsgi, threaded=True, request_handler=_QuietHandler
-            )
-            server = self._server
-            self._thread = threading.Thread(
-                target=lambda: server.serve_forever(poll_interval=0.02), daemon=True
-            )
-            self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    def __enter__(self) -> FakeAssetCDN:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
     # --- the API ---------------------------------------------------------------------------
 

@@ -4,26 +4,19 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import threading
 import uuid
-from types import TracebackType
+from collections.abc import Iterable
 from typing import Any, Literal
-
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from flexclient.testing import _engine, _state
 from flexclient.testing._app import FakeApp, Fault, RateLimits
 from flexclient.testing._auth_api import Clients
 from flexclient.testing._call import ApiFailure
 from flexclient.testing._context import CONSOLE, TRANSACTION, Context
+from flexclient.testing._loopback import LoopbackServer
 
 
-class _QuietHandler(WSGIRequestHandler):
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        pass
-
-
-class FakeMarketplace:
+class FakeMarketplace(LoopbackServer):
     """An in-memory stand-in for Sharetribe, served over HTTP on 127.0.0.1.
 
     It speaks both APIs and the Authentication API, in Transit and JSON, with the API's
@@ -39,6 +32,8 @@ class FakeMarketplace:
     `rate_limits="dev"` (answer 429 past the dev environment's limits).
     """
 
+    _what = "the fake marketplace"
+
     def __init__(
         self,
         *,
@@ -52,9 +47,7 @@ class FakeMarketplace:
         self.state = _state.State()
         self.clients = Clients(self.client_id, self.client_secret, token_ttl)
         self.app = FakeApp(self.state, self.clients, RateLimits() if rate_limits == "dev" else None)
-        self._port = port
-        self._server: BaseWSGIServer | None = None
-        self._thread: threading.Thread | None = None
+        super().__init__(port)
         if seed == "demo":
             from flexclient.testing._seed import seed_demo
 
@@ -64,42 +57,11 @@ class FakeMarketplace:
         where = self.url if self._server is not None else "not started"
         return f"FakeMarketplace({where})"
 
-    @property
-    def url(self) -> str:
-        if self._server is None:
-            raise RuntimeError("the fake marketplace is not started; use start() or `with`")
-        return f"http://127.0.0.1:{self._server.server_port}"
+    def _wsgi(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        return self.app(environ, start_response)
 
-    def start(self) -> FakeMarketplace:
-        if self._server is None:
-            self._server = make_server(
-                "127.0.0.1", self._port, self.app, threaded=True, request_handler=_QuietHandler
-            )
-            self.app.base_url = self.url
-            server = self._server
-            # A short poll interval makes stop() quick (the default waits up to 0.5 s).
-            self._thread = threading.Thread(
-                target=lambda: server.serve_forever(poll_interval=0.02), daemon=True
-            )
-            self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    def __enter__(self) -> FakeMarketplace:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
+    def _started(self) -> None:
+        self.app.base_url = self.url
 
     # --- test controls -------------------------------------------------------------------------
 
