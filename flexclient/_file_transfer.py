@@ -104,6 +104,27 @@ def offsite_url(url: object, param: str) -> OffsiteUrl:
     return OffsiteUrl(origin, parts.path or "/", parts.query)
 
 
+def following(
+    url: OffsiteUrl, send: Callable[[OffsiteUrl], RawResponse], max_redirects: int
+) -> tuple[RawResponse, OffsiteUrl]:
+    """`send(url)`, and again to where each redirect points, up to `max_redirects` hops, each
+    to an allowed URL (see `offsite_url`); the answer and the URL that gave it. A redirect
+    past the limit, to another scheme than http(s), or to plain http elsewhere than loopback
+    is the `RedirectError` itself."""
+    hops = 0
+    while True:
+        try:
+            return send(url), url
+        except RedirectError as exc:
+            if exc.location is None or hops >= max_redirects:
+                raise
+            try:
+                url = offsite_url(exc.location, "location")
+            except ParameterError:
+                raise exc from None
+            hops += 1
+
+
 class Offsite:
     """Sends requests to other hosts than the API, without its credentials (see the module
     docstring). One per client; `close()` closes its connections."""
@@ -174,18 +195,9 @@ class Offsite:
         `offsite_url`); the answer and the URL that gave it. A redirect past the limit, to
         another scheme than http(s), or to plain http elsewhere than loopback is a
         `RedirectError`."""
-        hops = 0
-        while True:
-            try:
-                return self.send("GET", url, headers=headers, timeout=timeout), url
-            except RedirectError as exc:
-                if exc.location is None or hops >= max_redirects:
-                    raise
-                try:
-                    url = offsite_url(exc.location, "location")
-                except ParameterError:
-                    raise exc from None
-                hops += 1
+        return following(
+            url, lambda u: self.send("GET", u, headers=headers, timeout=timeout), max_redirects
+        )
 
     def close(self) -> None:
         self.session.close()
@@ -421,36 +433,31 @@ def save_file(
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
         with os.fdopen(fd, "w+b") as sink:
-            hops = 0
-            while True:
+            transport: _ToFile | None = None
+
+            def download(at: OffsiteUrl) -> RawResponse:
+                nonlocal transport
                 transport = _ToFile(
-                    checked.origin,
+                    at.origin,
                     sink,
                     timeout=offsite.timeout,
                     retry=offsite.retry,
                     session=offsite.session,
                     max_response_bytes=offsite.max_response_bytes,
                 )
-                try:
-                    raw = transport.send(
-                        "GET",
-                        checked.path,
-                        query=checked.query,
-                        # The bytes as stored: no compression for the transfer to undo.
-                        headers={"Accept-Encoding": "identity"},
-                        timeout=timeout,
-                    )
-                    break
-                except RedirectError as exc:
-                    # Followed as a browser follows a download link: a few hops, each to
-                    # an allowed URL (the official SDK leaves downloads to the browser).
-                    if exc.location is None or hops >= MAX_REDIRECTS:
-                        raise
-                    try:
-                        checked = offsite_url(exc.location, "location")
-                    except ParameterError:
-                        raise exc from None
-                    hops += 1
+                return transport.send(
+                    "GET",
+                    at.path,
+                    query=at.query,
+                    # The bytes as stored: no compression for the transfer to undo.
+                    headers={"Accept-Encoding": "identity"},
+                    timeout=timeout,
+                )
+
+            # Redirects followed as a browser follows a download link (the official SDK
+            # leaves downloads to the browser).
+            raw, _ = following(checked, download, MAX_REDIRECTS)
+            assert transport is not None  # the one that answered
             if not 200 <= raw.status < 300:
                 raise _api_error(raw)
             os.fsync(sink.fileno())
