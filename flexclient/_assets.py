@@ -31,6 +31,7 @@ from flexclient._errors import FlexError, ParameterError, UnexpectedResponseErro
 from flexclient._file_transfer import Offsite, OffsiteUrl, offsite_url
 from flexclient._query import write_query
 from flexclient._transport import RawResponse, Timeout
+from flexclient._values import check_text
 
 ASSET_CDN_BASE_URL = "https://cdn.st-api.com"
 """The Asset Delivery API's host, the official SDK's `assetCdnBaseUrl`."""
@@ -240,10 +241,7 @@ def check_asset_path(path: object, param: str = "path") -> str:
         )
     if any(seg in ("", ".", "..") for seg in relative.split("/")):
         raise ParameterError(param, f"an asset path cannot have empty, '.' or '..' parts: {path!r}")
-    try:
-        relative.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ParameterError(param, "an asset path must be text UTF-8 can carry") from None
+    check_text(relative, param)
     return relative
 
 
@@ -252,10 +250,7 @@ def _check_segment(value: object, param: str) -> str:
         raise ParameterError(param, "must be a non-empty string")
     if value in (".", "..") or "/" in value or _FORBIDDEN.search(value):
         raise ParameterError(param, f"cannot hold /, ?, #, \\ or control characters: {value!r}")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ParameterError(param, "must be text UTF-8 can carry") from None
+    check_text(value, param)
     return value
 
 
