@@ -20,6 +20,7 @@ fallback, so that correctness never depends on it:
 
 from __future__ import annotations
 
+import functools
 import gc
 import threading
 import uuid
@@ -108,7 +109,10 @@ def _built(cls: type[_T], **fields: object) -> _T:
     return made
 
 
-_MONEY = TypeAdapter(Money)
+@functools.cache
+def _money_adapter() -> TypeAdapter[Money]:
+    # Made when first needed: well-formed money never needs it, and import time counts.
+    return TypeAdapter(Money)
 
 
 def money_from(amount: object, currency: object) -> Money:
@@ -117,7 +121,7 @@ def money_from(amount: object, currency: object) -> Money:
         return _built(Money, amount=amount, currency=currency)
     # pydantic's validation says what is wrong (the constructor's own checks are advice for
     # code that writes a Money, not for what a server sent).
-    return _MONEY.validate_python({"amount": amount, "currency": currency})
+    return _money_adapter().validate_python({"amount": amount, "currency": currency})
 
 
 def latlng_from(lat: object, lng: object) -> LatLng:
