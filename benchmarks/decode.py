@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 import _plain_models
 from _pages import encoded
 
-from flexclient._decoding import gc_paused, read_envelope
+from flexclient._decoding import read_envelope
+from flexclient._json import gc_paused
 from flexclient._wire import JSON, TRANSIT
 from flexclient.models import Listing
 from flexclient.models._envelope import _adapter

@@ -16,7 +16,6 @@ raises `AssetReferenceError` for a reference to something not included.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from pydantic.alias_generators import to_camel
 from flexclient._endpoint_kinds import Response
 from flexclient._errors import FlexError, ParameterError, UnexpectedResponseError
 from flexclient._file_transfer import Offsite, OffsiteUrl, offsite_url
+from flexclient._json import NestingError, read_json
 from flexclient._query import write_query
 from flexclient._transport import RawResponse, Timeout
 from flexclient._values import check_text
@@ -389,9 +389,9 @@ def read_assets(raw: RawResponse, final: OffsiteUrl, request: AssetRequest) -> J
         raise _api_error(raw)
     try:
         try:
-            body = json.loads(raw.content)
-        except RecursionError:
-            raise ValueError("the JSON is nested too deeply") from None
+            body = read_json(raw.content)
+        except NestingError:
+            raise
         except ValueError:
             kind = raw.headers.get("Content-Type", "")
             raise ValueError(f"the body is not JSON (Content-Type {kind!r})") from None

@@ -35,6 +35,7 @@ from flexclient._errors import (
     UnexpectedResponseError,
     error_class_for,
 )
+from flexclient._json import read_json
 from flexclient._limits import Limiter
 from flexclient._multipart import multipart_factory, upload_bar
 from flexclient._options import ClientOptions, Options
@@ -88,8 +89,8 @@ def redact_auth_body(text: str, secrets: tuple[str, ...] = ()) -> str:
     '{"access_token":"[redacted]","scope":"user","refresh_token":"[redacted]"'
     """
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
+        data = read_json(text)
+    except ValueError:
         data = None
     if isinstance(data, dict):
         if any(key in data for key in _SECRET_KEYS):
@@ -473,8 +474,8 @@ class BaseClient(ABC):
         if not 200 <= raw.status < 300:
             raise error("")
         try:
-            data = json.loads(raw.content) if raw.content.strip() else {}
-        except (ValueError, RecursionError):
+            data = read_json(raw.content) if raw.content.strip() else {}
+        except ValueError:
             raise error("the answer is not JSON") from None
         if not isinstance(data, dict):
             raise error("the answer is not a JSON object")

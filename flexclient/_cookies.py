@@ -30,6 +30,7 @@ from typing import Any, Literal, Protocol
 from urllib.parse import quote, unquote
 
 from flexclient._errors import ParameterError
+from flexclient._json import read_json
 from flexclient._tokens import Token
 
 log = logging.getLogger("flexclient")
@@ -137,13 +138,13 @@ def decode_token(value: str) -> Token | None:
     if not text:
         return None
     try:
-        data = json.loads(unquote(text, errors="strict"))
+        data = read_json(unquote(text, errors="strict"))
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         logged_in_as = data.pop("isLoggedInAs", None) is True
         logged_in_as = data.pop("is_logged_in_as", None) is True or logged_in_as
         token = Token.from_wire(data)
-    except (ValueError, RecursionError) as exc:
+    except ValueError as exc:
         reason = "not UTF-8" if isinstance(exc, UnicodeDecodeError) else type(exc).__name__
         log.warning("ignoring a token cookie that holds no token (%s)", reason)
         return None

@@ -3,11 +3,11 @@
 Each trick was measured (benchmarks/decode.py, docs/performance.md) and each has a plain
 fallback, so that correctness never depends on it:
 
-1. **The collector paused** (`gc_paused`) while a body becomes models. Building thousands of
-   objects at once otherwise triggers repeated full collections that make decoding grow faster
-   than the page: 283 against 111 us a listing at 1,000 listings. Nothing decoded is garbage,
-   so nothing is missed; the collector's state is restored when the last overlapping decode
-   ends, also when the body is refused (tests/test_envelope.py).
+1. **The collector paused** (`flexclient._json.gc_paused`) while a body becomes models.
+   Building thousands of objects at once otherwise triggers repeated full collections that
+   make decoding grow faster than the page: 283 against 111 us a listing at 1,000 listings.
+   Nothing decoded is garbage, so nothing is missed; the collector's state is restored when
+   the last overlapping decode ends, also when the body is refused (tests/test_envelope.py).
 2. **UUIDs built without `uuid.UUID(text)`'s keyword handling** (`fast_uuid`): the API writes
    only the canonical 36-character form, which is checked as strictly as the standard library
    does and built directly: 0.6 against 1.2 us an id (measured 2026-11-23, 1,000 random ids);
@@ -21,15 +21,12 @@ fallback, so that correctness never depends on it:
 from __future__ import annotations
 
 import functools
-import gc
-import threading
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import TypeAdapter
 
+from flexclient._json import gc_paused
 from flexclient._types import LatLng, Money
 from flexclient.models._envelope import build_envelope, envelope_from_json
 
@@ -38,34 +35,6 @@ if TYPE_CHECKING:
     from flexclient.models import Envelope
 
 _T = TypeVar("_T")
-
-
-class _GcPause:
-    """Pause the cyclic garbage collector while a body becomes models (trick 1 above): turned
-    back on, if it was on, when the last of the decodes running at the same time ends."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._users = 0
-        self._restore = False
-
-    @contextmanager
-    def __call__(self) -> Iterator[None]:
-        with self._lock:
-            if self._users == 0:
-                self._restore = gc.isenabled()
-                gc.disable()
-            self._users += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._users -= 1
-                if self._users == 0 and self._restore:
-                    gc.enable()
-
-
-gc_paused = _GcPause()
 
 
 def read_envelope(fmt: WireFormat, content: bytes) -> Envelope[Any]:

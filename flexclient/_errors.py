@@ -36,12 +36,13 @@ Transit), `data.errors` is empty and the raw body is still there in `body`.
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from flexclient._json import read_json
 
 
 class FlexError(Exception):
@@ -308,8 +309,8 @@ class AuthError(ApiError):
 def _oauth_error(body: str) -> tuple[str | None, str | None]:
     """`error` and `error_description` of an OAuth error body, if it is one."""
     try:
-        data = json.loads(body) if body.lstrip().startswith("{") else None
-    except (ValueError, RecursionError):
+        data = read_json(body) if body.lstrip().startswith("{") else None
+    except ValueError:
         return None, None
     if not isinstance(data, dict) or not isinstance(data.get("error"), str):
         return None, None

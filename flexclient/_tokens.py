@@ -24,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from flexclient._errors import TokenStoreError
 from flexclient._files import write_atomic
+from flexclient._json import read_json
 from flexclient._memory import MemoryValue
 
 try:  # POSIX
@@ -197,11 +198,11 @@ class FileTokenStore:
                 log.warning("ignoring empty token file %s", self.path)
                 return None
             try:
-                data = json.loads(raw.decode("utf-8"))
+                data = read_json(raw.decode("utf-8"))
                 if not isinstance(data, dict):
                     raise ValueError("not a JSON object")
                 return Token.from_wire(data)
-            except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+            except ValueError as exc:  # UnicodeDecodeError and NestingError are ValueErrors
                 log.warning("ignoring unreadable token file %s: %s", self.path, _kind(exc))
                 return None
 
@@ -236,8 +237,6 @@ def _kind(exc: BaseException) -> str:
     """What is wrong with a token file, without quoting it (it may hold half a token)."""
     if isinstance(exc, UnicodeDecodeError):
         return "not UTF-8 text"
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
     if isinstance(exc, json.JSONDecodeError):
         return f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
     return str(exc)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import decimal
-import json
 import re
 import uuid
 from typing import Any
@@ -32,6 +31,7 @@ from pydantic_core import from_json
 from transit.transit_types import TaggedValue
 
 from flexclient._decoding import fast_uuid, latlng_from, money_from
+from flexclient._json import read_json
 
 CACHE_SIZE = 44 * 44
 # The cache codes in the order writers hand them out: "^0" ... "^[", then "^00" ...
@@ -399,7 +399,7 @@ def _parse(text: str | bytes) -> Any:
     try:
         return from_json(text, cache_strings=True)
     except ValueError:
-        return json.loads(text)
+        return read_json(text)
 
 
 def loads(text: str | bytes) -> Any:

@@ -14,7 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import Field
 
-from flexclient._decoding import gc_paused, read_envelope
+from flexclient._decoding import read_envelope
+from flexclient._json import gc_paused
 from flexclient._wire import JSON, TRANSIT, WireFormat
 from flexclient.models import Attributes, Listing, Resource, User
 from flexclient.models._envelope import Envelope, EnvelopeError, build_envelope
@@ -194,3 +195,54 @@ def test_the_collector_stays_paused_until_the_last_of_overlapping_decodes_ends()
         second.__exit__(None, None, None)
     assert paused_by_both and paused_by_second
     assert gc.isenabled()
+
+
+def test_deeply_nested_json_leaves_the_programs_finalizers_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A collection in the middle of json.loads's recursion would run other objects'
+    # finalizers a few frames from the recursion limit, where they fail ("Exception ignored").
+    import sys
+
+    from flexclient._json import NestingError, read_json
+
+    ignored: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", ignored.append)
+    finalized: list[int] = []
+
+    def nested(levels: int) -> int:
+        return 0 if levels == 0 else 1 + nested(levels - 1)
+
+    class Finalized:
+        cycle: object = None
+
+        def __del__(self) -> None:
+            finalized.append(nested(30))  # needs 30 frames
+
+    def room(levels: int = 0) -> int:  # how many more calls fit under the recursion limit
+        try:
+            return room(levels + 1)
+        except RecursionError:
+            return levels
+
+    text, limit, thresholds = "[" * 100_000, sys.getrecursionlimit(), gc.get_threshold()
+    refused: list[Exception] = []
+    try:
+        # The collector would run about 190 levels down, 10 frames from the limit.
+        sys.setrecursionlimit(limit - room() + 200)
+        gc.collect()
+        gc.set_threshold(190)
+        garbage = Finalized()
+        garbage.cycle = garbage
+        del garbage
+        try:
+            read_json(text)
+        except NestingError as exc:
+            refused.append(exc)
+    finally:
+        gc.set_threshold(*thresholds)
+        sys.setrecursionlimit(limit)
+    gc.collect()
+    assert [str(e) for e in refused] == ["the JSON is nested too deeply"]
+    assert finalized == [30]
+    assert ignored == []
