@@ -4,6 +4,7 @@ redirects, the answers read and checked, references resolved, and no credential 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -29,7 +30,11 @@ from tests.conftest import MP, NO_WAIT
 
 CDN = "https://cdn.test"
 PUB = f"{CDN}/v1/assets/pub/client-id"
-TRANSLATIONS = {"data": {"hello": "Hei"}, "meta": {"version": "V3"}, "included": []}
+TRANSLATIONS: dict[str, object] = {
+    "data": {"hello": "Hei"},
+    "meta": {"version": "V3"},
+    "included": [],
+}
 
 
 @pytest.fixture
@@ -137,37 +142,37 @@ def test_paths_are_encoded_as_node_encodes_them(sdk: MarketplaceClient) -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("call", "param"),
-    [
-        (lambda s: s.asset_by_alias(""), "path"),
-        (lambda s: s.asset_by_alias("/"), "path"),
-        (lambda s: s.asset_by_alias("content/"), "path"),
-        (lambda s: s.asset_by_alias("a?b.json"), "path"),
-        (lambda s: s.asset_by_alias("a#b.json"), "path"),
-        (lambda s: s.asset_by_alias("a\\b.json"), "path"),
-        (lambda s: s.asset_by_alias("a\nb.json"), "path"),
-        (lambda s: s.asset_by_alias("a//b.json"), "path"),
-        (lambda s: s.asset_by_alias("a/../b.json"), "path"),
-        (lambda s: s.asset_by_alias("./b.json"), "path"),
-        (lambda s: s.asset_by_alias("\udc80.json"), "path"),
-        (lambda s: s.asset_by_alias(5), "path"),
-        (lambda s: s.asset_by_alias("a.json", ""), "alias"),
-        (lambda s: s.asset_by_alias("a.json", "la/test"), "alias"),
-        (lambda s: s.asset_by_version("a.json", ""), "version"),
-        (lambda s: s.asset_by_version("a.json", ".."), "version"),
-        (lambda s: s.asset_by_version("a.json", "v?1"), "version"),
-        (lambda s: s.assets_by_alias([]), "paths"),
-        (lambda s: s.assets_by_alias("a.json"), "paths"),
-        (lambda s: s.assets_by_alias(["a.json", "b,c.json"]), "paths[1]"),
-        (lambda s: s.assets_by_alias(["a.json", "c/"]), "paths[1]"),
-        (lambda s: s.assets_by_version(["a.json"], None), "version"),
-        (lambda s: s.asset_by_alias("a.json", timeout=-1), "timeout"),
-        (lambda s: s.asset_by_alias("a.json", deadline=0), "deadline"),
-    ],
-)
+BAD_INPUT: list[tuple[Callable[[MarketplaceClient], object], str]] = [
+    (lambda s: s.asset_by_alias(""), "path"),
+    (lambda s: s.asset_by_alias("/"), "path"),
+    (lambda s: s.asset_by_alias("content/"), "path"),
+    (lambda s: s.asset_by_alias("a?b.json"), "path"),
+    (lambda s: s.asset_by_alias("a#b.json"), "path"),
+    (lambda s: s.asset_by_alias("a\\b.json"), "path"),
+    (lambda s: s.asset_by_alias("a\nb.json"), "path"),
+    (lambda s: s.asset_by_alias("a//b.json"), "path"),
+    (lambda s: s.asset_by_alias("a/../b.json"), "path"),
+    (lambda s: s.asset_by_alias("./b.json"), "path"),
+    (lambda s: s.asset_by_alias("\udc80.json"), "path"),
+    (lambda s: s.asset_by_alias(5), "path"),  # type: ignore[arg-type]
+    (lambda s: s.asset_by_alias("a.json", ""), "alias"),
+    (lambda s: s.asset_by_alias("a.json", "la/test"), "alias"),
+    (lambda s: s.asset_by_version("a.json", ""), "version"),
+    (lambda s: s.asset_by_version("a.json", ".."), "version"),
+    (lambda s: s.asset_by_version("a.json", "v?1"), "version"),
+    (lambda s: s.assets_by_alias([]), "paths"),
+    (lambda s: s.assets_by_alias("a.json"), "paths"),
+    (lambda s: s.assets_by_alias(["a.json", "b,c.json"]), "paths[1]"),
+    (lambda s: s.assets_by_alias(["a.json", "c/"]), "paths[1]"),
+    (lambda s: s.assets_by_version(["a.json"], None), "version"),  # type: ignore[arg-type]
+    (lambda s: s.asset_by_alias("a.json", timeout=-1), "timeout"),
+    (lambda s: s.asset_by_alias("a.json", deadline=0), "deadline"),
+]
+
+
+@pytest.mark.parametrize(("call", "param"), BAD_INPUT)
 def test_bad_input_fails_before_sending_naming_the_parameter(
-    sdk: MarketplaceClient, call: Any, param: str
+    sdk: MarketplaceClient, call: Callable[[MarketplaceClient], object], param: str
 ) -> None:
     with requests_mock.Mocker() as m:
         with pytest.raises(ParameterError) as err:
@@ -180,7 +185,7 @@ def test_no_credential_goes_to_the_cdn() -> None:
     session = requests.Session()
     session.headers["Authorization"] = "Bearer session-secret"
     session.auth = ("user", "session-password")
-    session.cookies.set("st-client-id-token", "cookie-secret")
+    session.cookies["st-client-id-token"] = "cookie-secret"
     sdk = MarketplaceClient(
         "client-id", base_url=MP, asset_cdn_base_url=CDN, session=session, retry_policy=NO_WAIT
     )

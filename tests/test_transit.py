@@ -14,7 +14,8 @@ import io
 import json
 import sys
 import uuid
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import pytest
 from hypothesis import given
@@ -25,6 +26,7 @@ from transit.transit_types import Boolean, Keyword, Symbol, TaggedValue, frozend
 from flexclient import LatLng, Money
 from flexclient._transit import loads
 from flexclient._wire import TRANSIT
+from tests.shapes import is_list, is_tuple
 from tests.test_wire import bodies
 
 _ = (Boolean, Keyword, Symbol, TaggedValue, frozendict)
@@ -32,10 +34,10 @@ _ = (Boolean, Keyword, Symbol, TaggedValue, frozendict)
 
 def _tagged(value: TaggedValue) -> object:
     rep = value.rep
-    if value.tag == "mn" and isinstance(rep, tuple) and len(rep) == 2:
-        return Money(rep[0], rep[1])
-    if value.tag == "geo" and isinstance(rep, tuple) and len(rep) == 2:
-        return LatLng(rep[0], rep[1])
+    if value.tag == "mn" and is_tuple(rep) and len(rep) == 2:
+        return Money(*cast("tuple[int, str]", rep))
+    if value.tag == "geo" and is_tuple(rep) and len(rep) == 2:
+        return LatLng(*cast("tuple[float, float]", rep))
     # Tags the API does not document are kept, with their representation made plain.
     return TaggedValue(value.tag, _plain(rep))
 
@@ -47,7 +49,7 @@ def _plain(value: object) -> object:
         assert isinstance(value, frozendict)
         return {_plain_key(k): _plain(v) for k, v in value.items()}
     if cls is tuple:
-        assert isinstance(value, tuple)
+        assert is_tuple(value)
         return [_plain(v) for v in value]
     if cls is Keyword or cls is Symbol:
         assert isinstance(value, Keyword | Symbol)
@@ -55,7 +57,7 @@ def _plain(value: object) -> object:
     if cls is Boolean:
         return bool(value)
     if isinstance(value, frozenset):
-        return [_plain(v) for v in value]
+        return [_plain(v) for v in cast("frozenset[object]", value)]
     if isinstance(value, TaggedValue):
         return _tagged(value)
     return value
@@ -123,10 +125,10 @@ docs = st.recursive(
 )
 
 
-def malformed_tags(doc: Any) -> bool:
+def malformed_tags(doc: object) -> bool:
     """A tag heading a list that is not exactly [tag, value], or a collection tag whose value
     is not a list (`["~#set", "abc"]`): not Transit."""
-    if not isinstance(doc, list):
+    if not is_list(doc):
         return False
     tag_head = bool(doc) and isinstance(doc[0], str) and doc[0].startswith(("~#", "^"))
     maybe_set = tag_head and doc[0] in ("~#set", "^0", "^1")  # a cache code may be the tag
@@ -167,11 +169,17 @@ def test_values() -> None:
         loads('["^ ","^5",1]')
 
 
-FORMS = [str, lambda u: str(u).upper(), lambda u: "{" + str(u) + "}"]
+FORMS: list[Callable[[uuid.UUID], str]] = [
+    str,
+    lambda u: str(u).upper(),
+    lambda u: "{" + str(u) + "}",
+]
 
 
 @given(st.uuids(), st.sampled_from(FORMS))
-def test_uuids_are_the_standard_librarys(value: uuid.UUID, form: Any) -> None:
+def test_uuids_are_the_standard_librarys(
+    value: uuid.UUID, form: Callable[[uuid.UUID], str]
+) -> None:
     text = form(value)
     read = loads(json.dumps(["~#'", f"~u{text}"]))
     assert type(read) is uuid.UUID and read == value and str(read) == str(value)

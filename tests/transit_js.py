@@ -15,14 +15,16 @@ import json
 import math
 import subprocess
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from transit.transit_types import Keyword, TaggedValue
 
 from flexclient import LatLng, Money
 from flexclient._decoding import money_from
 from tests.js_sdks import node_env
+from tests.shapes import as_list, as_str, is_dict, is_list, is_sequence
 
 SCRIPT = Path(__file__).parent / "js" / "transit_oracle.js"
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
@@ -68,11 +70,11 @@ class Oracle:
 # --- Python values <-> marked JSON -----------------------------------------------------------
 
 
-def marked(value: Any) -> Any:
+def marked(value: object) -> object:
     """A Python value (what the writer takes) as marked JSON, for the oracle to write."""
-    if isinstance(value, dict):
+    if is_dict(value):
         return {"$map": [[k, marked(v)] for k, v in value.items()]}
-    if isinstance(value, list | tuple):
+    if is_sequence(value):
         return [marked(v) for v in value]
     if isinstance(value, Keyword):
         return {"$kw": value.str}
@@ -91,22 +93,23 @@ def marked(value: Any) -> Any:
     return value
 
 
-def plain(value: Any) -> Any:
+def plain(value: object) -> object:
     """Marked JSON (the oracle's form) as the Python value it stands for."""
-    if isinstance(value, list):
+    if is_list(value):
         return [plain(v) for v in value]
-    if not (isinstance(value, dict) and len(value) == 1):
+    if not (is_dict(value) and len(value) == 1):
         return value
     ((mark, x),) = value.items()
-    readers: dict[str, Any] = {
-        "$map": lambda: {plain(k): plain(v) for k, v in x},
-        "$kw": lambda: Keyword(x),
-        "$uuid": lambda: uuid.UUID(x),
-        "$money": lambda: money_from(plain(x[0]), x[1]),
-        "$latlng": lambda: LatLng(*x),
-        "$decimal": lambda: decimal.Decimal(x),
-        "$date": lambda: EPOCH + dt.timedelta(milliseconds=x),
-        "$int": lambda: int(x),
+    # The oracle's markers carry these shapes (tests/js/transit_oracle.js).
+    readers: dict[object, Callable[[], object]] = {
+        "$map": lambda: {plain(k): plain(v) for k, v in cast("list[list[object]]", x)},
+        "$kw": lambda: Keyword(as_str(x)),
+        "$uuid": lambda: uuid.UUID(as_str(x)),
+        "$money": lambda: money_from(plain(as_list(x)[0]), as_list(x)[1]),
+        "$latlng": lambda: LatLng(*cast("list[float]", x)),
+        "$decimal": lambda: decimal.Decimal(as_str(x)),
+        "$date": lambda: EPOCH + dt.timedelta(milliseconds=cast(int, x)),
+        "$int": lambda: int(as_str(x)),
     }
     return readers[mark]()
 
@@ -114,13 +117,13 @@ def plain(value: Any) -> Any:
 # --- one form for comparing --------------------------------------------------------------------
 
 
-def comparable(value: Any) -> Any:
+def comparable(value: object) -> object:
     """What flexclient's reader made (or what the writer took) in a form that compares
     equal to `from_js` of what the SDK read for the same value: keywords as their names,
     maps as sorted pairs, numbers as JavaScript holds them, bools apart from numbers."""
-    if isinstance(value, dict):
+    if is_dict(value):
         return _map([(comparable(k), comparable(v)) for k, v in value.items()])
-    if isinstance(value, list | tuple):
+    if is_sequence(value):
         return [comparable(v) for v in value]
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return {"$bool": value} if isinstance(value, bool) else value
@@ -147,36 +150,37 @@ def comparable(value: Any) -> Any:
     raise TypeError(f"no comparable form for {type(value).__name__}")
 
 
-def from_js(value: Any) -> Any:
+def from_js(value: object) -> object:
     """The oracle's reading of a value, in `comparable`'s form."""
-    if isinstance(value, list):
+    if is_list(value):
         return [from_js(v) for v in value]
     if isinstance(value, bool):
         return {"$bool": value}
     if isinstance(value, float):
         return _float(value)
-    if not (isinstance(value, dict) and len(value) == 1):
+    if not (is_dict(value) and len(value) == 1):
         return value
     ((mark, x),) = value.items()
     if mark == "$map":
-        return _map([(from_js(k), from_js(v)) for k, v in x])
+        return _map([(from_js(k), from_js(v)) for k, v in cast("list[list[object]]", x)])
     if mark == "$int":
-        return int(x)
+        return int(as_str(x))
     if mark == "$uuid":
-        return {"$uuid": x.lower()}
+        return {"$uuid": as_str(x).lower()}
     if mark == "$decimal":
         try:
-            return {"$decimal": str(decimal.Decimal(x))}
+            return {"$decimal": str(decimal.Decimal(as_str(x)))}
         except decimal.InvalidOperation:
             return value
     if mark == "$float":
         return {"$float": x}
     if mark in ("$money", "$latlng", "$tag"):
-        return {mark: [x[0] if mark == "$tag" else from_js(x[0]), from_js(x[1])]}
+        pair = as_list(x)
+        return {mark: [pair[0] if mark == "$tag" else from_js(pair[0]), from_js(pair[1])]}
     return value
 
 
-def _float(value: float) -> Any:
+def _float(value: float) -> object:
     if math.isnan(value):
         return {"$float": "NaN"}
     if math.isinf(value):
@@ -185,5 +189,5 @@ def _float(value: float) -> Any:
     return int(value) if value.is_integer() and abs(value) <= SAFE else value
 
 
-def _map(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
+def _map(pairs: list[tuple[object, object]]) -> dict[str, object]:
     return {"$map": sorted(([k, v] for k, v in pairs), key=lambda p: json.dumps(p[0]))}
