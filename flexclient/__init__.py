@@ -5,156 +5,221 @@
 >>> res = sdk.listings.query({"perPage": 5, "include": ["author"]})  # doctest: +SKIP
 """
 
-from flexclient._assets import (
-    AssetReferenceError,
-    AssetResource,
-    AssetSet,
-    ImageAsset,
-    ImageAssetAttributes,
-    ImageAssetVariant,
-    JsonAsset,
-)
-from flexclient._clients import IntegrationClient, MarketplaceClient
-from flexclient._cookies import CookieTokenStore, TokenCookie
-from flexclient._deadline import DeadlineAdapter
-from flexclient._endpoint_kinds import RequestOptions, Response
-from flexclient._errors import (
-    ApiError,
-    AuthError,
-    BadRequestError,
-    ClientError,
-    ConflictError,
-    ErrorEnvelope,
-    ErrorItem,
-    ErrorSource,
-    FlexError,
-    ForbiddenError,
-    MissingExtraError,
-    NotFoundError,
-    ParameterError,
-    PayloadTooLargeError,
-    PaymentRequiredError,
-    RateLimitError,
-    RedirectError,
-    RelationshipNotIncludedError,
-    RelationshipTypeError,
-    RequestTimeoutError,
-    ResponseTooLargeError,
-    ServerError,
-    TokenStoreError,
-    TransportError,
-    UnauthorizedError,
-    UnexpectedResponseError,
-    UnknownParameterWarning,
-)
-from flexclient._events import (
-    EventFeed,
-    FeedOptions,
-    FilePositionStore,
-    MemoryPositionStore,
-    PositionStore,
-)
-from flexclient._file_transfer import (
-    FileMetadata,
-    FileTransfer,
-    UploadedFile,
-    UploadTarget,
-    file_metadata,
-)
-from flexclient._limits import Bucket, RateLimits
-from flexclient._multipart import UploadProgress
-from flexclient._options import ClientOptions, Options
-from flexclient._pages import PaginationLimitWarning
-from flexclient._query import object_query
-from flexclient._tokens import (
-    AuthInfo,
-    FileTokenStore,
-    LockingTokenStore,
-    MemoryTokenStore,
-    Token,
-    TokenStore,
-)
-from flexclient._transport import RetryPolicy
-from flexclient._types import LatLng, LatLngBounds, Money
-from flexclient._variants import ImageFit, ImageVariant, image_variants
-from flexclient.models import Envelope, Meta, Resource
+from typing import TYPE_CHECKING
+
+from flexclient._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "ApiError",
-    "AssetReferenceError",
-    "AssetResource",
-    "AssetSet",
-    "AuthError",
-    "AuthInfo",
-    "BadRequestError",
-    "Bucket",
-    "ClientError",
-    "ClientOptions",
-    "ConflictError",
-    "CookieTokenStore",
-    "DeadlineAdapter",
-    "Envelope",
-    "ErrorEnvelope",
-    "ErrorItem",
-    "ErrorSource",
-    "EventFeed",
-    "FeedOptions",
-    "FileMetadata",
-    "FilePositionStore",
-    "FileTokenStore",
-    "FileTransfer",
-    "FlexError",
-    "ForbiddenError",
-    "ImageAsset",
-    "ImageAssetAttributes",
-    "ImageAssetVariant",
-    "ImageFit",
-    "ImageVariant",
-    "IntegrationClient",
-    "JsonAsset",
-    "LatLng",
-    "LatLngBounds",
-    "LockingTokenStore",
-    "MarketplaceClient",
-    "MemoryPositionStore",
-    "MemoryTokenStore",
-    "Meta",
-    "MissingExtraError",
-    "Money",
-    "NotFoundError",
-    "Options",
-    "PaginationLimitWarning",
-    "ParameterError",
-    "PayloadTooLargeError",
-    "PaymentRequiredError",
-    "PositionStore",
-    "RateLimitError",
-    "RateLimits",
-    "RedirectError",
-    "RelationshipNotIncludedError",
-    "RelationshipTypeError",
-    "RequestOptions",
-    "RequestTimeoutError",
-    "Resource",
-    "Response",
-    "ResponseTooLargeError",
-    "RetryPolicy",
-    "ServerError",
-    "Token",
-    "TokenCookie",
-    "TokenStore",
-    "TokenStoreError",
-    "TransportError",
-    "UnauthorizedError",
-    "UnexpectedResponseError",
-    "UnknownParameterWarning",
-    "UploadProgress",
-    "UploadTarget",
-    "UploadedFile",
-    "__version__",
-    "file_metadata",
-    "image_variants",
-    "object_query",
-]
+# What mypy and pyright read; at run time each name's module is imported when the name is
+# first used (flexclient._lazy), from the table below. tests/test_public_api.py checks both.
+if TYPE_CHECKING:
+    from flexclient._assets import (
+        AssetReferenceError as AssetReferenceError,
+        AssetResource as AssetResource,
+        AssetSet as AssetSet,
+        ImageAsset as ImageAsset,
+        ImageAssetAttributes as ImageAssetAttributes,
+        ImageAssetVariant as ImageAssetVariant,
+        JsonAsset as JsonAsset,
+    )
+    from flexclient._clients import (
+        IntegrationClient as IntegrationClient,
+        MarketplaceClient as MarketplaceClient,
+    )
+    from flexclient._cookies import (
+        CookieTokenStore as CookieTokenStore,
+        TokenCookie as TokenCookie,
+    )
+    from flexclient._deadline import DeadlineAdapter as DeadlineAdapter
+    from flexclient._endpoint_kinds import (
+        RequestOptions as RequestOptions,
+        Response as Response,
+    )
+    from flexclient._errors import (
+        ApiError as ApiError,
+        AuthError as AuthError,
+        BadRequestError as BadRequestError,
+        ClientError as ClientError,
+        ConflictError as ConflictError,
+        ErrorEnvelope as ErrorEnvelope,
+        ErrorItem as ErrorItem,
+        ErrorSource as ErrorSource,
+        FlexError as FlexError,
+        ForbiddenError as ForbiddenError,
+        MissingExtraError as MissingExtraError,
+        NotFoundError as NotFoundError,
+        ParameterError as ParameterError,
+        PayloadTooLargeError as PayloadTooLargeError,
+        PaymentRequiredError as PaymentRequiredError,
+        RateLimitError as RateLimitError,
+        RedirectError as RedirectError,
+        RelationshipNotIncludedError as RelationshipNotIncludedError,
+        RelationshipTypeError as RelationshipTypeError,
+        RequestTimeoutError as RequestTimeoutError,
+        ResponseTooLargeError as ResponseTooLargeError,
+        ServerError as ServerError,
+        TokenStoreError as TokenStoreError,
+        TransportError as TransportError,
+        UnauthorizedError as UnauthorizedError,
+        UnexpectedResponseError as UnexpectedResponseError,
+        UnknownParameterWarning as UnknownParameterWarning,
+    )
+    from flexclient._events import (
+        EventFeed as EventFeed,
+        FeedOptions as FeedOptions,
+        FilePositionStore as FilePositionStore,
+        MemoryPositionStore as MemoryPositionStore,
+        PositionStore as PositionStore,
+    )
+    from flexclient._file_transfer import (
+        FileMetadata as FileMetadata,
+        FileTransfer as FileTransfer,
+        UploadedFile as UploadedFile,
+        UploadTarget as UploadTarget,
+        file_metadata as file_metadata,
+    )
+    from flexclient._limits import (
+        Bucket as Bucket,
+        RateLimits as RateLimits,
+    )
+    from flexclient._multipart import UploadProgress as UploadProgress
+    from flexclient._options import (
+        ClientOptions as ClientOptions,
+        Options as Options,
+    )
+    from flexclient._pages import PaginationLimitWarning as PaginationLimitWarning
+    from flexclient._query import object_query as object_query
+    from flexclient._tokens import (
+        AuthInfo as AuthInfo,
+        FileTokenStore as FileTokenStore,
+        LockingTokenStore as LockingTokenStore,
+        MemoryTokenStore as MemoryTokenStore,
+        Token as Token,
+        TokenStore as TokenStore,
+    )
+    from flexclient._transport import RetryPolicy as RetryPolicy
+    from flexclient._types import (
+        LatLng as LatLng,
+        LatLngBounds as LatLngBounds,
+        Money as Money,
+    )
+    from flexclient._variants import (
+        ImageFit as ImageFit,
+        ImageVariant as ImageVariant,
+        image_variants as image_variants,
+    )
+    from flexclient.models import (
+        Envelope as Envelope,
+        Meta as Meta,
+        Resource as Resource,
+    )
+
+# For the checkers only the imports above exist: a misspelled name stays an error.
+if not TYPE_CHECKING:
+    __all__, __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._assets": (
+                "AssetReferenceError",
+                "AssetResource",
+                "AssetSet",
+                "ImageAsset",
+                "ImageAssetAttributes",
+                "ImageAssetVariant",
+                "JsonAsset",
+            ),
+            "._clients": (
+                "IntegrationClient",
+                "MarketplaceClient",
+            ),
+            "._cookies": (
+                "CookieTokenStore",
+                "TokenCookie",
+            ),
+            "._deadline": ("DeadlineAdapter",),
+            "._endpoint_kinds": (
+                "RequestOptions",
+                "Response",
+            ),
+            "._errors": (
+                "ApiError",
+                "AuthError",
+                "BadRequestError",
+                "ClientError",
+                "ConflictError",
+                "ErrorEnvelope",
+                "ErrorItem",
+                "ErrorSource",
+                "FlexError",
+                "ForbiddenError",
+                "MissingExtraError",
+                "NotFoundError",
+                "ParameterError",
+                "PayloadTooLargeError",
+                "PaymentRequiredError",
+                "RateLimitError",
+                "RedirectError",
+                "RelationshipNotIncludedError",
+                "RelationshipTypeError",
+                "RequestTimeoutError",
+                "ResponseTooLargeError",
+                "ServerError",
+                "TokenStoreError",
+                "TransportError",
+                "UnauthorizedError",
+                "UnexpectedResponseError",
+                "UnknownParameterWarning",
+            ),
+            "._events": (
+                "EventFeed",
+                "FeedOptions",
+                "FilePositionStore",
+                "MemoryPositionStore",
+                "PositionStore",
+            ),
+            "._file_transfer": (
+                "FileMetadata",
+                "FileTransfer",
+                "UploadedFile",
+                "UploadTarget",
+                "file_metadata",
+            ),
+            "._limits": (
+                "Bucket",
+                "RateLimits",
+            ),
+            "._multipart": ("UploadProgress",),
+            "._options": (
+                "ClientOptions",
+                "Options",
+            ),
+            "._pages": ("PaginationLimitWarning",),
+            "._query": ("object_query",),
+            "._tokens": (
+                "AuthInfo",
+                "FileTokenStore",
+                "LockingTokenStore",
+                "MemoryTokenStore",
+                "Token",
+                "TokenStore",
+            ),
+            "._transport": ("RetryPolicy",),
+            "._types": (
+                "LatLng",
+                "LatLngBounds",
+                "Money",
+            ),
+            "._variants": (
+                "ImageFit",
+                "ImageVariant",
+                "image_variants",
+            ),
+            ".models": (
+                "Envelope",
+                "Meta",
+                "Resource",
+            ),
+        },
+    )
+    __all__ = sorted([*__all__, "__version__"])

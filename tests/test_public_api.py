@@ -2,25 +2,51 @@
 
 from __future__ import annotations
 
+import ast
+import importlib
 import inspect
+from types import ModuleType
 
 import flexclient
 import flexclient.models
 import flexclient.params
 
 
+def exported(module: ModuleType) -> list[str]:
+    # Read at run time: the checkers see the packages' TYPE_CHECKING imports instead.
+    names: list[str] = vars(module)["__all__"]
+    return names
+
+
 def test_all_is_sorted_and_complete() -> None:
     for module in (flexclient, flexclient.models, flexclient.params):
-        names = module.__all__
+        names = exported(module)
         assert names == sorted(names)
-        public = {
-            n
-            for n in vars(module)
-            if not n.startswith("_") and not inspect.ismodule(getattr(module, n))
+        assert set(names) <= set(dir(module))
+        for name in names:
+            assert getattr(module, name) is not None, name
+
+
+def test_what_the_checkers_read_is_what_runs() -> None:
+    # Each lazy package lists its names twice (flexclient._lazy): the imports under
+    # `if TYPE_CHECKING:` and the table of modules; both must give the same objects.
+    for module in (flexclient, flexclient.models, flexclient.params):
+        source = inspect.getsource(module)
+        block = next(
+            node
+            for node in ast.parse(source).body
+            if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+        )
+        imported = {
+            alias.asname or alias.name: (node.module, alias.name)
+            for node in block.body
+            if isinstance(node, ast.ImportFrom) and node.module
+            for alias in node.names
         }
-        assert set(names) - {"__version__"} <= public
-        for name in public - set(names):
-            assert getattr(module, name).__module__ not in {module.__name__}, name
+        assert set(imported) == set(exported(module)) - {"__version__"}
+        for name, (where, original) in imported.items():
+            assert name == original, f"{name} is imported as another name"
+            assert getattr(module, name) is getattr(importlib.import_module(where), name), name
 
 
 def test_every_public_name_has_a_docstring() -> None:

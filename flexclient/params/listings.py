@@ -170,3 +170,9 @@ class ImagesUploadParams(TypedDict):
     """`images.upload` (both APIs): the image file, sent as multipart."""
 
     image: ImageFile
+
+# The names of earlier versions, kept for the code written with them.
+OwnListingCreateParams = OwnListingsCreateParams
+OwnListingUpdateParams = OwnListingsUpdateParams
+ListingCreateParams = IntegrationListingsCreateParams
+ListingUpdateParams = IntegrationListingsUpdateParams

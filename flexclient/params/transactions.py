@@ -93,3 +93,7 @@ class ProcessTransitionsQueryParams(TypedDict, total=False):
     transactionId: Id
     processAlias: str
     lastTransition: str
+
+# The names of earlier versions, kept for the code written with them.
+TransactionInitiateParams = TransactionsInitiateParams
+TransactionTransitionParams = TransactionsTransitionParams

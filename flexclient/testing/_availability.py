@@ -18,13 +18,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from flexclient.models import ListingAttributes
 from flexclient.testing import _state as s
 
 DAY = dt.timedelta(days=1)
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 DAY_PLAN = "availability-plan/day"
 TIME_PLAN = "availability-plan/time"
-DEFAULT_PLAN = {"type": DAY_PLAN, "entries": [{"dayOfWeek": d, "seats": 1} for d in WEEKDAYS]}
+DEFAULT_PLAN: dict[str, Any] = {
+    "type": DAY_PLAN,
+    "entries": [{"dayOfWeek": d, "seats": 1} for d in WEEKDAYS],
+}
 # Bookings in these states hold their seats.
 HOLDING = ("pending", "accepted")
 
@@ -38,9 +42,9 @@ class Span:
     seats: int
 
 
-def plan_of(listing: s.Record[Any]) -> dict[str, Any]:
+def plan_of(listing: s.Record[ListingAttributes]) -> dict[str, Any]:
     plan = listing.attributes.availability_plan
-    return plan if isinstance(plan, dict) and plan.get("type") else DEFAULT_PLAN
+    return plan if plan is not None and plan.get("type") else DEFAULT_PLAN
 
 
 def is_day_plan(listing: s.Record[Any]) -> bool:
@@ -71,7 +75,7 @@ def _exceptions(
 
 def bookings_of(state: s.State, listing_id: uuid.UUID) -> list[s.Record[Any]]:
     """The listing's bookings (found through their transactions)."""
-    found = []
+    found: list[s.Record[Any]] = []
     for booking in state.table("booking").values():
         tx = state.transactions.get(booking.one("transaction") or uuid.UUID(int=0))
         if tx is not None and tx.one("listing") == listing_id:
@@ -116,7 +120,7 @@ def _day_based(
 ) -> list[Span]:
     seats_on = {e.get("dayOfWeek"): int(e.get("seats", 0)) for e in plan.get("entries", [])}
     day, last = whole_days(start, end)
-    spans = []
+    spans: list[Span] = []
     while day < last:
         after = day + DAY
         seats = seats_on.get(WEEKDAYS[day.weekday()], 0)
@@ -132,7 +136,7 @@ def _day_based(
 def _plan_ranges(plan: dict[str, Any], start: dt.datetime, end: dt.datetime) -> list[Span]:
     """The plan's time ranges that fall between `start` and `end`, in UTC."""
     zone = zoneinfo.ZoneInfo(plan.get("timezone") or "Etc/UTC")
-    ranges = []
+    ranges: list[Span] = []
     day = start.astimezone(zone).date() - dt.timedelta(days=1)
     while dt.datetime.combine(day, dt.time(), zone) < end:
         for entry in plan.get("entries", []):
@@ -165,7 +169,7 @@ def _time_based(
     for item in (*ranges, *bookings, *(Span(a, b, n) for (a, b, n) in exceptions)):
         cuts.update(t for t in (item.start, item.end) if start < t < end)
     points = sorted(cuts)
-    spans = []
+    spans: list[Span] = []
     for a, b in itertools.pairwise(points):
         planned = [r.seats for r in ranges if r.start <= a < r.end]
         seats = max(planned, default=0)

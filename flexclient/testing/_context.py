@@ -41,7 +41,7 @@ class Context:
     def emit(self, event_type: str, record: s.Record[Any], before: Resource | None) -> None:
         """Record the event of a change; `before` is the snapshot taken before it."""
         after = self.snapshot(record)
-        previous = None
+        previous: dict[str, Any] | None = None
         if before is not None:
             previous = {}
             for part in ("attributes", "relationships"):

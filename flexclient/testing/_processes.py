@@ -71,7 +71,7 @@ def due(expr: Expr, timepoints: Mapping[str, dt.datetime]) -> dt.datetime | None
 @dataclass(frozen=True)
 class Action:
     name: str
-    config: Mapping[str, Any] = field(default_factory=dict)
+    config: Mapping[str, Any] = field(default_factory=lambda: {})
 
 
 def act(name: str, **config: Any) -> Action:

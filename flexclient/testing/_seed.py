@@ -9,7 +9,7 @@ import uuid
 import zlib
 
 from flexclient._types import LatLng, Money
-from flexclient.models import ImageAttributes, ListingAttributes
+from flexclient.models import CurrentUserAttributes, ImageAttributes, ListingAttributes
 from flexclient.testing import _state as s
 from flexclient.testing._stock import set_quantity
 
@@ -51,7 +51,7 @@ def seed_demo(state: s.State) -> None:
     rng = random.Random(2026)
     ids = (uuid.UUID(int=rng.getrandbits(128), version=4) for _ in iter(int, 1))
     start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
-    authors = []
+    authors: list[s.Record[CurrentUserAttributes]] = []
     for i, (email, password, first, last) in enumerate(DEMO_USERS):
         user = s.new_user(
             email,

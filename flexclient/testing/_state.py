@@ -58,7 +58,7 @@ class Record(Generic[A]):
     id: uuid.UUID
     type: str
     attributes: A
-    relationships: dict[str, Link] = field(default_factory=dict)
+    relationships: dict[str, Link] = field(default_factory=lambda: {})
 
     def one(self, name: str) -> uuid.UUID | None:
         """The ID a to-one relationship refers to, or None."""
@@ -154,7 +154,7 @@ class Progress:
 
     alias: str
     state: str | None = None
-    timepoints: dict[str, dt.datetime] = field(default_factory=dict)
+    timepoints: dict[str, dt.datetime] = field(default_factory=lambda: {})
     payment: str | None = None  # the payment's stage: created, confirmed, captured, ...
     paid_out: bool = False
     stuck: bool = False  # a delayed transition failed: the system takes no more
@@ -208,36 +208,40 @@ def _marketplace() -> Record[MarketplaceAttributes]:
 
 @dataclass
 class State:
+    # Empty containers come from `lambda: {}` rather than `dict`: given the bare class,
+    # pyright (strict) takes the container's type arguments for unknown.
     marketplace: Record[MarketplaceAttributes] = field(default_factory=_marketplace)
-    users: dict[uuid.UUID, Record[CurrentUserAttributes]] = field(default_factory=dict)
-    listings: dict[uuid.UUID, Record[ListingAttributes]] = field(default_factory=dict)
-    images: dict[uuid.UUID, Record[ImageAttributes]] = field(default_factory=dict)
-    stocks: dict[uuid.UUID, Record[StockAttributes]] = field(default_factory=dict)
+    users: dict[uuid.UUID, Record[CurrentUserAttributes]] = field(default_factory=lambda: {})
+    listings: dict[uuid.UUID, Record[ListingAttributes]] = field(default_factory=lambda: {})
+    images: dict[uuid.UUID, Record[ImageAttributes]] = field(default_factory=lambda: {})
+    stocks: dict[uuid.UUID, Record[StockAttributes]] = field(default_factory=lambda: {})
     exceptions: dict[uuid.UUID, Record[AvailabilityExceptionAttributes]] = field(
-        default_factory=dict
+        default_factory=lambda: {}
     )
-    adjustments: dict[uuid.UUID, Record[StockAdjustmentAttributes]] = field(default_factory=dict)
-    transactions: dict[uuid.UUID, Record[TransactionAttributes]] = field(default_factory=dict)
-    progress: dict[uuid.UUID, Progress] = field(default_factory=dict)
+    adjustments: dict[uuid.UUID, Record[StockAdjustmentAttributes]] = field(
+        default_factory=lambda: {}
+    )
+    transactions: dict[uuid.UUID, Record[TransactionAttributes]] = field(default_factory=lambda: {})
+    progress: dict[uuid.UUID, Progress] = field(default_factory=lambda: {})
     processes: dict[str, Process] = field(
         default_factory=lambda: {p.alias: p for p in DEFAULT_PROCESSES}
     )
     # Resources of types the fake creates in the course of transactions and account flows,
     # by the type they are stored as (`booking`, `review`, `stripeAccount`, `file`, ...).
-    others: dict[str, dict[uuid.UUID, Record[Any]]] = field(default_factory=dict)
-    events: list[Record[EventAttributes]] = field(default_factory=list)
-    outbox: list[Email] = field(default_factory=list)
-    storage_tokens: dict[str, StorageToken] = field(default_factory=dict)
+    others: dict[str, dict[uuid.UUID, Record[Any]]] = field(default_factory=lambda: {})
+    events: list[Record[EventAttributes]] = field(default_factory=lambda: [])
+    outbox: list[Email] = field(default_factory=lambda: [])
+    storage_tokens: dict[str, StorageToken] = field(default_factory=lambda: {})
     # Identities an identity provider vouches for: (IdP ID, token) -> email, names, IdP user.
-    idp_identities: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
+    idp_identities: dict[tuple[str, str], dict[str, str]] = field(default_factory=lambda: {})
     # The marketplace's clock runs this far ahead of the real one (tests move it forward).
     offset: dt.timedelta = field(default_factory=dt.timedelta)
-    passwords: dict[uuid.UUID, str] = field(default_factory=dict)
-    blobs: dict[uuid.UUID, Blob] = field(default_factory=dict)
-    access_tokens: dict[str, Grant] = field(default_factory=dict)
-    refresh_tokens: dict[str, Grant] = field(default_factory=dict)
-    login_as_codes: dict[str, uuid.UUID] = field(default_factory=dict)
-    idp_tokens: dict[tuple[str, str], uuid.UUID] = field(default_factory=dict)
+    passwords: dict[uuid.UUID, str] = field(default_factory=lambda: {})
+    blobs: dict[uuid.UUID, Blob] = field(default_factory=lambda: {})
+    access_tokens: dict[str, Grant] = field(default_factory=lambda: {})
+    refresh_tokens: dict[str, Grant] = field(default_factory=lambda: {})
+    login_as_codes: dict[str, uuid.UUID] = field(default_factory=lambda: {})
+    idp_tokens: dict[tuple[str, str], uuid.UUID] = field(default_factory=lambda: {})
     lock: threading.RLock = field(default_factory=threading.RLock)
     last_sequence_id: int = 0
 

@@ -39,7 +39,7 @@ def timeslots(c: Call) -> dict[str, Any]:
     start, end = _range(c)
     kind = "time-slot/day" if _availability.is_day_plan(found) else "time-slot/time"
     model = attributes_model("timeSlot")
-    slots = []
+    slots: list[s.Record[Any]] = []
     for span in _by_interval(c, _availability.free(c.state, found, start, end), start, end):
         values = {"type": kind, "seats": span.seats, "start": span.start, "end": span.end}
         rid = uuid.uuid5(found.id, f"{span.start.isoformat()}/{span.end.isoformat()}")

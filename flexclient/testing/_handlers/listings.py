@@ -96,7 +96,7 @@ def _available(c: Call, listings: list[Listing]) -> list[Listing]:
     mode = c.params.get("availability", "day-full")
     seats = c.q("seats", int) or 1
     shortest = dt.timedelta(minutes=c.q("minDuration", int) or 0)
-    kept = []
+    kept: list[Listing] = []
     for lst in listings:
         if mode.endswith("-full"):
             ok = _availability.has_room(c.state, lst, start, end, seats)
