@@ -50,7 +50,7 @@ def test_what_the_checkers_read_is_what_runs() -> None:
 
 
 def test_every_public_name_has_a_docstring() -> None:
-    for name in flexclient.__all__:
+    for name in exported(flexclient):
         obj = getattr(flexclient, name)
         if inspect.isclass(obj) or inspect.isfunction(obj):
             assert (obj.__doc__ or "").strip(), name
