@@ -33,7 +33,7 @@ from tests.conftest import (
 )
 
 
-def form(request: requests_mock.request._RequestObjectProxy) -> dict[str, str]:
+def form(request: requests_mock.Request) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(request.text).items()}
 
 
@@ -342,7 +342,7 @@ def test_concurrent_401s_share_one_refresh(
     sdk.token_store.set(Token(access_token="old", scope="user", refresh_token="r1"))
     mock.post(f"{MP}/v1/auth/token", json=token_json("user", "new", "r2"))
 
-    def answer(request: requests_mock.request._RequestObjectProxy, context: Any) -> bytes:
+    def answer(request: requests_mock.Request, context: Any) -> bytes:
         context.headers["Content-Type"] = TRANSIT_CT
         if request.headers["Authorization"] == "Bearer old":
             context.status_code = 401
@@ -373,7 +373,7 @@ def test_an_upload_sent_again_after_a_401_is_the_same_whole_body(
     photo.write_bytes(b"\xff\xd8" + bytes(range(256)) * 400)
     bodies: list[bytes] = []
 
-    def answer(request: requests_mock.request._RequestObjectProxy, context: Any) -> bytes:
+    def answer(request: requests_mock.Request, context: Any) -> bytes:
         bodies.append(request.body.read())
         context.headers["Content-Type"] = TRANSIT_CT
         if len(bodies) == 1:

@@ -9,7 +9,7 @@ import re
 import uuid
 from collections import Counter
 from pathlib import Path
-from typing import Any, get_args, get_origin, is_typeddict
+from typing import Any, cast, get_args, get_origin, is_typeddict
 
 import pytest
 import requests_mock
@@ -54,7 +54,7 @@ def bound(client: BaseClient, python_method: str) -> Any:
 
 
 def declared(cls: type[BaseClient]) -> set[str]:
-    names = set()
+    names: set[str] = set()
     for gname in dir(cls):
         slot = getattr(cls, gname)
         if hasattr(slot, "cls") and isinstance(slot.cls, type) and issubclass(slot.cls, Group):
@@ -93,27 +93,30 @@ def test_each_endpoint_sends_its_method_path_query_and_body(
     accept = "application/transit+json" if wire == "transit" else "application/json"
     with requests_mock.Mocker() as m:
         m.post(f"{base}/v1/auth/token", json={"access_token": "tok", "scope": "public-read"})
-        resource = {"id": str(ID), "type": "thing", "attributes": {}}
+        resource: dict[str, object] = {"id": str(ID), "type": "thing", "attributes": {}}
         listed = isinstance(method, BoundListQuery)
         answer(m, row["method"], url, {"data": [resource] if listed else resource}, wire=wire)
         if row["method"] == "GET":
-            assert isinstance(method, BoundQuery)
-            res = method({"id": ID, "include": ["author", "images"], "perPage": 3})
+            query: BoundQuery[Any, Any] = method
+            assert isinstance(query, BoundQuery)
+            res = query({"id": ID, "include": ["author", "images"], "perPage": 3})
             sent = m.request_history[-1]
             assert sent.method == "GET"
             assert sent.url == f"{url}?id={ID}&include=author,images&perPage=3"
             assert sent.body is None
         elif row["python_method"].endswith("images.upload"):
-            assert isinstance(method, BoundCommand)
-            res = method({"image": b"\x89PNG data"}, {"expand": True})
+            upload: BoundCommand[Any, Any] = method
+            assert isinstance(upload, BoundCommand)
+            res = upload({"image": b"\x89PNG data"}, {"expand": True})
             sent = m.request_history[-1]
             assert sent.url == f"{url}?expand=true"
             assert sent.headers["Content-Type"].startswith("multipart/form-data; boundary=")
             body = sent.body.read()
             assert b'name="image"; filename="image"' in body and b"\x89PNG data" in body
         else:
-            assert isinstance(method, BoundCommand)
-            res = method(
+            command: BoundCommand[Any, Any] = method
+            assert isinstance(command, BoundCommand)
+            res = command(
                 {"id": ID, "price": Money(100, "EUR"), "geolocation": LatLng(1.5, 2), "at": WHEN},
                 {"expand": True},
             )
@@ -157,7 +160,7 @@ def endpoints_of(api: str) -> list[tuple[str, Endpoint[Any, Any]]]:
         (f"{gname}.{aname}", ep)
         for gname, slot in vars(cls).items()
         if isinstance(slot, GroupSlot)
-        for aname, ep in vars(slot.cls).items()
+        for aname, ep in vars(cast("GroupSlot[Group]", slot).cls).items()
         if isinstance(ep, Endpoint)
     ]
 

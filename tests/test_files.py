@@ -11,7 +11,7 @@ import os
 import subprocess
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,10 +64,10 @@ class Storage:
     """Keeps what is PUT (or POSTed) to it by path and serves it back on GET; `answers`
     are given, in order, before the usual ones."""
 
-    received: list[Received] = field(default_factory=list)
-    files: dict[str, bytes] = field(default_factory=dict)
-    answers: list[Response] = field(default_factory=list)
-    sinks: list[tuple[int, str]] = field(default_factory=list)
+    received: list[Received] = field(default_factory=list[Received])
+    files: dict[str, bytes] = field(default_factory=dict[str, bytes])
+    answers: list[Response] = field(default_factory=list[Response])
+    sinks: list[tuple[int, str]] = field(default_factory=list[tuple[int, str]])
     server: BaseWSGIServer | None = None
 
     @property
@@ -159,19 +159,21 @@ def test_metadata_of_paths_file_objects_and_bytes(pdf: Path) -> None:
     assert FileMetadata("a", "b/c", 1).params() == {"name": "a", "mimeType": "b/c", "size": 1}
 
 
-@pytest.mark.parametrize(
-    ("call", "param"),
-    [
-        (lambda p: file_metadata(b"abc"), "name"),
-        (lambda p: file_metadata(io.BytesIO(b"abc")), "name"),
-        (lambda p: file_metadata(p, name="a/b.pdf"), "name"),
-        (lambda p: file_metadata(p, name=" "), "name"),
-        (lambda p: file_metadata(p, mime_type="pdf"), "mime_type"),
-        (lambda p: file_metadata(p.parent / "missing.pdf"), "file"),
-        (lambda p: file_metadata(42), "file"),  # type: ignore[arg-type]
-    ],
-)
-def test_bad_files_fail_naming_the_parameter(pdf: Path, call: Any, param: str) -> None:
+BAD_FILES: list[tuple[Callable[[Path], object], str]] = [
+    (lambda p: file_metadata(b"abc"), "name"),
+    (lambda p: file_metadata(io.BytesIO(b"abc")), "name"),
+    (lambda p: file_metadata(p, name="a/b.pdf"), "name"),
+    (lambda p: file_metadata(p, name=" "), "name"),
+    (lambda p: file_metadata(p, mime_type="pdf"), "mime_type"),
+    (lambda p: file_metadata(p.parent / "missing.pdf"), "file"),
+    (lambda p: file_metadata(42), "file"),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize(("call", "param"), BAD_FILES)
+def test_bad_files_fail_naming_the_parameter(
+    pdf: Path, call: Callable[[Path], object], param: str
+) -> None:
     with pytest.raises(ParameterError) as err:
         call(pdf)
     assert err.value.param == param

@@ -12,7 +12,7 @@ import decimal
 import json
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qsl
 
 import pytest
@@ -22,6 +22,7 @@ from flexclient import IntegrationClient, LatLng, LatLngBounds, MarketplaceClien
 from flexclient._endpoint_kinds import BoundListQuery
 from flexclient._wire import TRANSIT
 from tests.conftest import NO_WAIT
+from tests.shapes import as_list, as_str, is_dict, is_json_object, is_list
 
 HERE = Path(__file__).parent / "parity"
 CASES = json.loads((HERE / "cases.json").read_text())["cases"]
@@ -29,32 +30,34 @@ RECORDED = json.loads((HERE / "js_requests.json").read_text())
 BASE = "https://api.test"
 
 
-def revive(value: Any) -> Any:
-    if isinstance(value, list):
+def revive(value: object) -> object:
+    """A case's arguments with their markers (in the shapes cases.json writes) as values."""
+    if is_list(value):
         return [revive(v) for v in value]
-    if not isinstance(value, dict):
+    if not is_json_object(value):
         return value
     if "$uuid" in value:
-        return uuid.UUID(value["$uuid"])
+        return uuid.UUID(as_str(value["$uuid"]))
     if "$money" in value:
-        return Money(*value["$money"])
+        amount, currency = as_list(value["$money"])
+        return Money(cast(int, amount), as_str(currency))
     if "$latlng" in value:
-        return LatLng(*value["$latlng"])
+        return LatLng(*cast("list[float]", value["$latlng"]))
     if "$bounds" in value:
-        a, b, c, d = value["$bounds"]
+        a, b, c, d = cast("list[float]", value["$bounds"])
         return LatLngBounds(ne=LatLng(a, b), sw=LatLng(c, d))
     if "$date" in value:
-        return dt.datetime.fromisoformat(value["$date"])
+        return dt.datetime.fromisoformat(as_str(value["$date"]))
     if "$decimal" in value:
-        return decimal.Decimal(value["$decimal"])
+        return decimal.Decimal(as_str(value["$decimal"]))
     return {k: revive(v) for k, v in value.items()}
 
 
-def normalize(value: Any) -> Any:
+def normalize(value: object) -> object:
     """Decoded Transit, with numbers compared by value (JS writes 2.0 as 2)."""
-    if isinstance(value, dict):
+    if is_dict(value):
         return {k: normalize(v) for k, v in value.items()}
-    if isinstance(value, list):
+    if is_list(value):
         return [normalize(v) for v in value]
     if isinstance(value, float) and value.is_integer():
         return int(value)
@@ -86,7 +89,7 @@ def test_request_matches_the_official_sdk(case: dict[str, Any], js: dict[str, An
             else b'["^ ","~:data",null]',
             headers={"Content-Type": "application/transit+json"},
         )
-        method(*revive(case["args"]))
+        method(*as_list(revive(case["args"])))
         sent = m.request_history[-1]
     path, _, query = sent.url[len(BASE) :].partition("?")
     assert sent.method == js["httpMethod"]

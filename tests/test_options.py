@@ -139,7 +139,11 @@ def test_a_client_closes_the_session_it_made_and_never_the_users() -> None:
 
 def test_closing_closes_the_pool(monkeypatch: pytest.MonkeyPatch) -> None:
     closed: list[bool] = []
-    monkeypatch.setattr(requests.Session, "close", lambda self: closed.append(True))
+
+    def close(self: requests.Session) -> None:
+        closed.append(True)
+
+    monkeypatch.setattr(requests.Session, "close", close)
     with MarketplaceClient("client-id") as sdk:
         sdk.with_options(timeout=3).close()
         assert closed == []

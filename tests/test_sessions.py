@@ -139,9 +139,6 @@ def test_a_refresh_uses_the_token_another_client_refreshed_meanwhile() -> None:
     sdk = logged_in(store)
     other = Token(access_token="other-access", scope="user", refresh_token="other-refresh")
 
-    class Refreshing(MemoryTokenStore):
-        pass
-
     with requests_mock.Mocker() as m:
 
         def unauthorized_then_other(request: Any, context: Any) -> bytes:
