@@ -6,6 +6,7 @@ import argparse
 import signal
 import sys
 import threading
+from types import FrameType
 
 from flexclient.testing._seed import DEMO_USERS
 from flexclient.testing._server import FakeMarketplace
@@ -28,9 +29,13 @@ def main(argv: list[str] | None = None) -> int:
         rate_limits="dev" if args.rate_limits == "dev" else None,
     )
     stop = threading.Event()
+
     # Ctrl-C and SIGTERM end the wait below; the server then shuts down cleanly.
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+        signal.signal(sig, on_signal)
     with fake:
         print(f"Fake marketplace at {fake.url}")
         print(f"  client id:     {fake.client_id}")

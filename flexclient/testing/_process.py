@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -20,7 +20,7 @@ class Served:
 
 
 @contextmanager
-def fake_process(*options: str) -> Iterator[Served]:
+def fake_process(*options: str) -> Generator[Served]:
     """Run `python -m flexclient.testing serve` (demo data; `options` are more flags) for
     the duration of the block.
 

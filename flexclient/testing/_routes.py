@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
-from flexclient._endpoint_kinds import Endpoint, GroupSlot
+from flexclient._endpoint_kinds import Endpoint, Group, GroupSlot
 from flexclient._endpoint_table import IntegrationEndpoints, MarketplaceEndpoints
 from flexclient.testing._render import Api
 
@@ -34,10 +34,19 @@ class Route:
 def routes(api: Api) -> Iterator[Route]:
     """Every endpoint of an API, from its table."""
     for slot in vars(TABLES[api]).values():
-        if isinstance(slot, GroupSlot):
+        if _is_group(slot):
             for entry in vars(slot.cls).values():
-                if isinstance(entry, Endpoint):
+                if _is_endpoint(entry):
                     yield Route(api, slot.name, entry)
+
+
+# `isinstance` cannot name type arguments; these say what a table's attributes hold.
+def _is_group(value: object) -> TypeGuard[GroupSlot[Group]]:
+    return isinstance(value, GroupSlot)
+
+
+def _is_endpoint(value: object) -> TypeGuard[AnyEndpoint]:
+    return isinstance(value, Endpoint)
 
 
 # An API's endpoints by their path below its prefix (`listings/query`).
