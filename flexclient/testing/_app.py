@@ -30,6 +30,7 @@ from flexclient.testing._engine import run_due
 from flexclient.testing._handlers import files
 from flexclient.testing._render import Api
 from flexclient.testing._routes import BY_PATH, handler_for
+from flexclient.testing._shapes import is_list, is_map
 
 assert _handlers  # imported for its handlers, which register themselves
 
@@ -40,34 +41,38 @@ def keyword_types(body: dict[str, Any]) -> dict[str, Any]:
     """
 
     def ref(value: object) -> object:
-        if not isinstance(value, dict):
+        if not is_map(value):
             return value
         out = dict(value)  # a copy: the handler's body stays as it was
-        if isinstance(out.get("type"), str):
-            out["type"] = Keyword(out["type"])
+        rtype = out.get("type")
+        if isinstance(rtype, str):
+            out["type"] = Keyword(rtype)
         return out
 
     def resource(value: object) -> object:
         out = ref(value)
-        if isinstance(out, dict) and isinstance(out.get("relationships"), dict):
-            out["relationships"] = {
-                name: {**rel, "data": _each(rel["data"], ref)}
-                if isinstance(rel, dict) and "data" in rel
-                else rel
-                for name, rel in out["relationships"].items()
-            }
+        if is_map(out):
+            relationships = out.get("relationships")
+            if is_map(relationships):
+                out["relationships"] = {
+                    name: {**rel, "data": _each(rel["data"], ref)}
+                    if is_map(rel) and "data" in rel
+                    else rel
+                    for name, rel in relationships.items()
+                }
         return out
 
     out = dict(body)
     if "data" in body:
         out["data"] = _each(body["data"], resource)
-    if isinstance(body.get("included"), list):
-        out["included"] = [resource(r) for r in body["included"]]
+    included = body.get("included")
+    if is_list(included):
+        out["included"] = [resource(r) for r in included]
     return out
 
 
 def _each(value: object, change: Callable[[object], object]) -> object:
-    return [change(v) for v in value] if isinstance(value, list) else change(value)
+    return [change(v) for v in value] if is_list(value) else change(value)
 
 
 _API_PATH = re.compile(r"/v1/(api|integration_api)/([a-z_]+/[a-z_]+)")
@@ -119,6 +124,11 @@ class FakeApp:
         self.faults: list[Fault] = []
         self.requests: list[tuple[str, str]] = []
         self._faults_lock = threading.Lock()
+
+    def add_fault(self, fault: Fault) -> None:
+        """Answer requests to the fault's path with it, from the next one on."""
+        with self._faults_lock:
+            self.faults.append(fault)
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         request = Request(environ)
@@ -248,10 +258,10 @@ class FakeApp:
             raise ApiFailure(400, "unsupported-content-type", f"Unsupported content type {media!r}")
         raw = request.get_data()
         try:
-            body = fmt.decode(raw) if raw else {}
+            body: object = fmt.decode(raw) if raw else {}
         except WireDecodeError as exc:
             raise ApiFailure(400, "bad-request", f"The body is not valid {fmt.name}") from exc
-        if not isinstance(body, dict):
+        if not is_map(body):
             raise ApiFailure(400, "bad-request", "The body must be a map")
         return body
 

@@ -34,6 +34,7 @@ from typing import Any
 from werkzeug.wrappers import Request, Response
 
 from flexclient.testing._loopback import LoopbackServer
+from flexclient.testing._shapes import is_list, is_map
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -54,7 +55,7 @@ class RecordedRequest:
 
     method: str
     target: str
-    headers: dict[str, str] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=lambda: {})
 
 
 @dataclass
@@ -65,16 +66,18 @@ class _Fault:
     times: int
 
 
-def _refs(value: Any) -> Iterator[tuple[str, str]]:
-    stack = [value]
+def _refs(value: object) -> Iterator[tuple[str, str]]:
+    stack: list[object] = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, dict):
+        if is_map(item):
             ref = item.get("_ref")
-            if isinstance(ref, dict) and isinstance(ref.get("type"), str) and "id" in ref:
-                yield ref["type"], str(ref["id"])
+            if is_map(ref):
+                rtype = ref.get("type")
+                if isinstance(rtype, str) and "id" in ref:
+                    yield rtype, str(ref["id"])
             stack.extend(item.values())
-        elif isinstance(item, list):
+        elif is_list(item):
             stack.extend(item)
 
 
@@ -234,7 +237,7 @@ class FakeAssetCDN(LoopbackServer):
         wanted = request.args.get("assets")
         if not wanted:
             return _error(400, "bad-request", "Give the assets to get in the assets parameter")
-        found = []
+        found: list[str] = []
         for relative in wanted.split(","):
             path = rest + relative
             if path not in tree.assets:

@@ -10,7 +10,7 @@ import typing
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel
 
@@ -31,6 +31,7 @@ from flexclient.testing._params import (
 )
 from flexclient.testing._render import Api, Refs, Renderer, Resource, stored_type
 from flexclient.testing._schema import EXTENDED_DATA, BadValue, changed, field_names
+from flexclient.testing._shapes import is_map
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -103,7 +104,7 @@ class Call:
     body: dict[str, Any]
     grant: s.Grant
     base_url: str
-    files: dict[str, tuple[str, str, bytes]] = field(default_factory=dict)
+    files: dict[str, tuple[str, str, bytes]] = field(default_factory=lambda: {})
 
     @property
     def command(self) -> bool:
@@ -187,6 +188,20 @@ class Call:
 
     # --- body --------------------------------------------------------------------------------
 
+    # A list or a map in the body holds values of any type, under text keys: the overloads
+    # say so (from the bare class alone, a type checker takes its contents for unknown).
+    @overload
+    def b(
+        self, name: str, kind: type[list[Any]], *, required: bool = False
+    ) -> list[object] | None: ...
+    @overload
+    def b(
+        self, name: str, kind: type[dict[Any, Any]], *, required: bool = False
+    ) -> dict[str, object] | None: ...
+    @overload
+    def b(
+        self, name: str, kind: type[T] | tuple[type, ...], *, required: bool = False
+    ) -> T | None: ...
     def b(self, name: str, kind: type[T] | tuple[type, ...], *, required: bool = False) -> T | None:
         if name not in self.body or self.body[name] is None:
             if required:
@@ -228,10 +243,7 @@ class Call:
             if key not in names or (wanted is not None and key not in wanted):
                 continue
             if key in EXTENDED_DATA:
-                if value is not None and not isinstance(value, dict):
-                    raise invalid("body", key, "expected a map")
-                merged = {**(getattr(target, names[key]) or {}), **(value or {})}
-                value = {k: v for k, v in merged.items() if v is not None}
+                value = _merged(key, getattr(target, names[key]), value)
             values[names[key]] = value
         try:
             return changed(target, values)
@@ -301,6 +313,15 @@ class Call:
             meta["paginationLimit"] = max(1, PAGINATION_ROWS // per_page)
         body["meta"] = meta
         return body
+
+
+def _merged(key: str, old: object, new: object) -> dict[str, object]:
+    """Extended data given in the body (`new`) merged key by key over the stored (`old`): a
+    null value removes a key."""
+    if new is not None and not is_map(new):
+        raise invalid("body", key, "expected a map")
+    merged = {**(old if is_map(old) else {}), **(new if is_map(new) else {})}
+    return {k: v for k, v in merged.items() if v is not None}
 
 
 def _positive(raw: str) -> int:

@@ -13,7 +13,7 @@ import datetime as dt
 import decimal
 import secrets
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -27,6 +27,7 @@ from flexclient.testing._call import ApiFailure, forbidden, invalid, missing
 from flexclient.testing._context import TRANSACTION, Context
 from flexclient.testing._params import Invalid, from_body
 from flexclient.testing._schema import current, wire
+from flexclient.testing._shapes import is_mapping, is_sequence
 from flexclient.testing._stock import adjust, quantity
 from flexclient.testing._stripe import account_of, payment_method_fails
 
@@ -135,7 +136,7 @@ class Step:
 
 
 @contextmanager
-def atomic(state: s.State) -> Iterator[None]:
+def atomic(state: s.State) -> Generator[None]:
     """All of a transition or none of it: its actions undone when one fails, as the API's
     transitions are."""
     saved = state.fork()
@@ -341,22 +342,22 @@ def _minor_units(amount: decimal.Decimal) -> int:
     return int(amount.quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP))
 
 
-def line_items(raw: Sequence[Any]) -> list[dict[str, Any]]:
+def line_items(raw: object) -> list[dict[str, Any]]:
     """Line items as the caller gave them, with each line total computed: unit price times
     quantity, times percentage / 100, or times seats times units (which also give the
     quantity). A line total given must match. One currency throughout."""
-    if not isinstance(raw, list | tuple) or len(raw) > 50:
+    if not is_sequence(raw) or len(raw) > 50:
         raise ApiFailure(
             400,
             "validation-invalid-value",
             "lineItems: a list of at most 50",
             ["body", "params", "lineItems"],
         )
-    items = []
-    currencies = set()
+    items: list[dict[str, Any]] = []
+    currencies: set[str] = set()
     for i, item in enumerate(raw):
         where = ["body", "params", "lineItems", str(i)]
-        if not isinstance(item, Mapping):
+        if not is_mapping(item):
             raise ApiFailure(400, "validation-invalid-value", "a line item is a map", where)
         code = item.get("code")
         if not isinstance(code, str) or not code or len(code) > 64:
@@ -400,7 +401,7 @@ def line_items(raw: Sequence[Any]) -> list[dict[str, Any]]:
                 [*where, "lineTotal"],
             )
         include_for = item.get("includeFor", list(PARTIES))
-        if not isinstance(include_for, list | tuple) or not set(include_for) <= set(PARTIES):
+        if not is_sequence(include_for) or not set(include_for) <= set(PARTIES):
             raise ApiFailure(
                 400,
                 "validation-invalid-value",
@@ -453,11 +454,11 @@ def set_line_items(step: Step, config: Mapping[str, Any]) -> None:
 def full_refund(step: Step, config: Mapping[str, Any]) -> None:
     """Reverse every line item: payin and payout become zero."""
     items: list[dict[str, Any]] = wire(step.tx.attributes.line_items)
-    reversals = []
+    reversals: list[dict[str, Any]] = []
     for item in items:
         if item.get("reversal"):
             continue
-        back = {**item, "reversal": True, "lineTotal": _negated(item["lineTotal"])}
+        back: dict[str, Any] = {**item, "reversal": True, "lineTotal": _negated(item["lineTotal"])}
         for key in ("quantity", "percentage"):
             if back.get(key) is not None:
                 back[key] = -back[key]

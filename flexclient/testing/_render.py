@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from flexclient.testing import _state as s
 from flexclient.testing._schema import attributes_model, relations, wire
+from flexclient.testing._shapes import is_mapping
 
 Api = Literal["marketplace", "integration"]
 Refs = dict[str, s.Link]
@@ -102,7 +103,7 @@ def select(attrs: Mapping[str, Any], paths: Iterable[str]) -> dict[str, Any]:
         if key in whole:
             out[key] = value
         elif key in parts:
-            out[key] = select(value, parts[key]) if isinstance(value, Mapping) else value
+            out[key] = select(value, parts[key]) if is_mapping(value) else value
     return out
 
 
@@ -181,7 +182,7 @@ class Renderer:
         return self.resource(record, rtype) if record is not None else None
 
     def _variants(self, image: s.Record[Any]) -> dict[str, Any]:
-        variants = {}
+        variants: dict[str, Any] = {}
         for name in self._variant_names():
             width, height = self._variant_size(name, self.state.blobs.get(image.id))
             url = f"{self.base_url}/images/{image.id}/{name}"
@@ -194,7 +195,7 @@ class Renderer:
         """The envelope's data and included, following the request's `include` paths."""
         tree = self._include_tree()
         included: dict[tuple[str, uuid.UUID], tuple[Resource, Refs]] = {}
-        data = []
+        data: list[Resource] = []
         for res, refs in primary:
             self._apply(res, refs, tree, included)
             data.append(res)

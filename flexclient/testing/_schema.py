@@ -11,13 +11,14 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from flexclient.models import Attributes
 from flexclient.models._relations import Relation, ToMany
-from flexclient.models._resource import model_for
+from flexclient.models._resource import Resource, model_for
+from flexclient.testing._shapes import is_list, is_map
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -53,13 +54,18 @@ def relations(rtype: str) -> dict[str, tuple[bool, str | None]]:
     found: dict[str, tuple[bool, str | None]] = {}
     for klass in reversed(model_for(rtype).__mro__):
         for value in vars(klass).values():
-            if isinstance(value, Relation):
+            if _is_relation(value):
                 try:
                     target = value.model().resource_type
                 except TypeError:  # a model named but not defined (yet)
                     target = None
                 found[value.name] = (isinstance(value, ToMany), target)
     return found
+
+
+def _is_relation(value: object) -> TypeGuard[Relation[Resource]]:
+    # `isinstance` cannot name the type argument: a relation refers to a resource of some type.
+    return isinstance(value, Relation)
 
 
 def _without_none(annotation: Any) -> Any:
@@ -129,7 +135,7 @@ def changed(instance: M, values: Mapping[str, Any]) -> M:
     return validated(type(instance), {**current(instance), **values})
 
 
-def wire(value: Any) -> Any:
+def wire(value: object) -> Any:
     """A stored value as the API sends it: models as maps of their set fields under their
     wire names (and the keys they kept), containers walked, other values as they are."""
     if isinstance(value, BaseModel):
@@ -140,8 +146,8 @@ def wire(value: Any) -> Any:
         for key, extra in (value.model_extra or {}).items():
             out[key] = wire(extra)
         return out
-    if isinstance(value, list):
+    if is_list(value):
         return [wire(v) for v in value]
-    if isinstance(value, dict):
+    if is_map(value):
         return {k: wire(v) for k, v in value.items()}
     return value

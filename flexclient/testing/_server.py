@@ -85,8 +85,7 @@ class FakeMarketplace(LoopbackServer):
         else:
             raw = body.encode() if isinstance(body, str) else body
             kind = content_type or "text/plain"
-        with self.app._faults_lock:
-            self.app.faults.append(Fault(path, status, raw, kind, delay, times))
+        self.app.add_fault(Fault(path, status, raw, kind, delay, times))
 
     @property
     def requests(self) -> list[tuple[str, str]]:

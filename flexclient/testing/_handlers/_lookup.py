@@ -15,6 +15,7 @@ from flexclient.models import CurrentUserAttributes, ListingAttributes, Transact
 from flexclient.testing import _state as s
 from flexclient.testing._call import Call, invalid, not_found
 from flexclient.testing._schema import EXTENDED_DATA, field_names
+from flexclient.testing._shapes import is_list, is_map
 
 R = TypeVar("R", bound=s.Record[Any])
 
@@ -86,29 +87,29 @@ def price_range(raw: str) -> tuple[int | None, int | None]:
 def extended_data(record: s.Record[Any], wire_name: str) -> dict[str, Any] | None:
     """A record's extended data of that name, where its model keeps it: among the attributes
     (a listing's `publicData`) or in a part of them (a user's `profile.publicData`)."""
-    attrs = record.attributes
+    attrs: BaseModel = record.attributes
     names = field_names(type(attrs))
     if wire_name in names:
         value = getattr(attrs, names[wire_name])
-        return value if isinstance(value, dict) else {}
+        return value if is_map(value) else {}
     for name in type(attrs).model_fields:
         part = getattr(attrs, name)
         if isinstance(part, BaseModel):
             inner = field_names(type(part))
             if wire_name in inner:
                 value = getattr(part, inner[wire_name])
-                return value if isinstance(value, dict) else {}
+                return value if is_map(value) else {}
     return None
 
 
-def _matches(value: Any, wanted: str) -> bool:
+def _matches(value: object, wanted: str) -> bool:
     if wanted.startswith(("has_any:", "has_all:")):
         mode, _, items = wanted.partition(":")
         options = set(items.split(","))
-        have = (
-            set(value) if isinstance(value, list) else {str(value)} if value is not None else set()
+        given: set[object] = (
+            set(value) if is_list(value) else {str(value)} if value is not None else set()
         )
-        have = {str(v) for v in have}
+        have = {str(v) for v in given}
         return bool(options & have) if mode == "has_any" else options <= have
     if isinstance(value, bool):
         return wanted == ("true" if value else "false")
@@ -122,7 +123,7 @@ def filter_extended(c: Call, items: list[R]) -> list[R]:
             if not key.startswith(prefix):
                 continue
             name = key[len(prefix) :]
-            kept = []
+            kept: list[R] = []
             for item in items:
                 data = extended_data(item, wire_name)
                 if data is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from flexclient._endpoint_table import IntegrationEndpoints as Integ
@@ -20,6 +20,7 @@ from flexclient._endpoint_table import MarketplaceEndpoints as Market
 from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, Call, invalid, not_found
 from flexclient.testing._routes import handles
+from flexclient.testing._shapes import is_mapping
 
 URL_LIFETIME = dt.timedelta(minutes=15)
 MAX_SIZE = 100 * 1024 * 1024
@@ -197,10 +198,10 @@ def attachments_query(c: Call) -> dict[str, Any]:
 def attach_to_message(c: Call, message: s.Record[Any]) -> None:
     """Attach the files of `publicFileAttachments` (`[{"fileId": id}]` or bare IDs) to a
     message: files of the sender's, uploaded."""
-    given = c.body.get("publicFileAttachments") or []
-    made = []
+    given: Iterable[object] = c.body.get("publicFileAttachments") or []
+    made: list[uuid.UUID] = []
     for i, item in enumerate(given):
-        raw = item.get("fileId") if isinstance(item, Mapping) else item
+        raw = item.get("fileId") if is_mapping(item) else item
         try:
             fid = raw if isinstance(raw, uuid.UUID) else uuid.UUID(str(raw))
         except ValueError as exc:
