@@ -22,7 +22,7 @@ from flexclient import MarketplaceClient, Money, NotFoundError, RelationshipNotI
 
 AUTHOR = str(uuid.UUID(int=1))
 IMAGES = [str(uuid.UUID(int=10 + i)) for i in range(3)]
-LISTINGS = [
+LISTINGS: list[tuple[str, int, str, list[int]]] = [
     ("Road bike", 45000, "road", [0, 1]),
     ("City bike", 18000, "city", [2]),
     ("Tandem", 72000, "road", []),

@@ -33,9 +33,6 @@ from flexclient._query import write_query
 from flexclient._transport import RawResponse, Timeout
 from flexclient._values import check_text
 
-ASSET_CDN_BASE_URL = "https://cdn.st-api.com"
-"""The Asset Delivery API's host, the official SDK's `assetCdnBaseUrl`."""
-
 MAX_NESTING = 500
 """Asset data nested deeper than this is refused when read."""
 

@@ -19,30 +19,25 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flexclient._base_client import BaseClient
-from flexclient._clients import (
-    INTEGRATION_ID_VAR,
-    INTEGRATION_SECRET_VAR,
-    MARKETPLACE_ID_VARS,
-    MARKETPLACE_SECRET_VAR,
-    IntegrationClient,
-    MarketplaceClient,
-    from_env,
-)
-from flexclient._endpoint_kinds import BoundCommand, BoundQuery, Group
 from flexclient._environment import (
     INTEGRATION_BASE_URL_VAR,
+    INTEGRATION_ID_VAR,
+    INTEGRATION_SECRET_VAR,
     MARKETPLACE_BASE_URL_VARS,
+    MARKETPLACE_ID_VARS,
+    MARKETPLACE_SECRET_VAR,
     base_url_from_env,
+    from_env,
 )
-from flexclient._errors import ApiError, FlexError
-from flexclient._suggest import did_you_mean, endpoint_names
-from flexclient._tokens import FileTokenStore
-from flexclient._values import KINDS, display, jsonable, parse
-from flexclient.models import Envelope, Resource
-from flexclient.models._display import LABELS
+
+# `flexclient --help` and mistakes in the command line answer at once: the client, requests
+# and pydantic are imported by the commands that call the API.
+if TYPE_CHECKING:
+    from flexclient._base_client import BaseClient
+    from flexclient._tokens import FileTokenStore
+    from flexclient.models import Envelope
 
 
 class UsageError(Exception):
@@ -57,6 +52,8 @@ def parse_value(text: str) -> object:
     >>> parse_value("5"), parse_value("money:5000:USD"), parse_value("str:5")
     (5, Money(amount=5000, currency='USD'), '5')
     """
+    from flexclient._values import KINDS, parse
+
     kind, sep, rest = text.partition(":")
     if sep and kind in KINDS:
         try:
@@ -91,6 +88,9 @@ def parse_pairs(pairs: Sequence[str]) -> dict[str, object]:
 
 
 def envelope_json(envelope: Envelope[Any]) -> str:
+    from flexclient._values import jsonable
+    from flexclient.models import Resource
+
     def dump(item: Any) -> Any:
         return (
             item.model_dump(by_alias=True, exclude_unset=True)
@@ -112,6 +112,9 @@ def table(
 ) -> str:
     """Rows as aligned text columns: the given ones, or the first attributes and, for each
     relationship in `related`, the words that name it (`author.profile.display_name`)."""
+    from flexclient._values import display
+    from flexclient.models._display import LABELS
+
     if not rows:
         return "(no resources)"
     if not columns:
@@ -135,12 +138,16 @@ def table(
 
 def _token_file(args: argparse.Namespace, client_id: str) -> FileTokenStore:
     """Where `login` keeps the user's token for later Marketplace API calls."""
+    from flexclient._tokens import FileTokenStore
+
     default = Path("~/.config/flexclient").expanduser() / f"{client_id}.token.json"
     return FileTokenStore(Path(args.token_file) if args.token_file else default)
 
 
 @contextmanager
 def make_client(args: argparse.Namespace, integration: bool) -> Iterator[BaseClient]:
+    from flexclient._clients import IntegrationClient, MarketplaceClient
+
     if args.fake:
         from flexclient.testing import FakeMarketplace
 
@@ -167,6 +174,9 @@ def make_client(args: argparse.Namespace, integration: bool) -> Iterator[BaseCli
 
 
 def cmd_call(args: argparse.Namespace) -> int:
+    from flexclient._endpoint_kinds import BoundCommand, BoundQuery, Group
+    from flexclient._suggest import did_you_mean, endpoint_names
+
     with make_client(args, args.integration) as client:
         group_name, _, action = args.endpoint.partition(".")
         group = getattr(client, group_name, None)
@@ -201,6 +211,8 @@ def _included(include: object) -> list[str]:
 
 
 def cmd_login(args: argparse.Namespace) -> int:
+    from flexclient._clients import MarketplaceClient
+
     with make_client(args, integration=False) as client:
         assert isinstance(client, MarketplaceClient)
         password = args.password or os.environ.get("FLEX_PASSWORD") or getpass.getpass()
@@ -211,6 +223,9 @@ def cmd_login(args: argparse.Namespace) -> int:
 
 
 def cmd_tail(args: argparse.Namespace) -> int:
+    from flexclient._clients import IntegrationClient
+    from flexclient._values import display
+
     with make_client(args, integration=True) as client:
         assert isinstance(client, IntegrationClient)
         feed = client.events_feed(
@@ -335,14 +350,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"flexclient: {exc}", file=sys.stderr)
         return 2
-    except ApiError as exc:
-        for error in exc.data.errors or []:
-            print(f"error {exc.status}: {error.code}: {error.title}", file=sys.stderr)
-        if not exc.data.errors:
+    except Exception as exc:
+        from flexclient._errors import ApiError, FlexError
+
+        if isinstance(exc, ApiError):
+            for error in exc.data.errors or []:
+                print(f"error {exc.status}: {error.code}: {error.title}", file=sys.stderr)
+            if not exc.data.errors:
+                print(f"error: {exc}", file=sys.stderr)
+            return 1
+        if isinstance(exc, FlexError | ValueError):
             print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except (FlexError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+            return 1
+        raise
     except KeyboardInterrupt:
         return 130

@@ -11,48 +11,34 @@ import os
 import threading
 import uuid
 from collections.abc import Sequence
-from typing import Any, ClassVar, Unpack
+from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
 import requests
 
-from flexclient._assets import AssetRequest, AssetSet, JsonAsset, asset_request, fetch_assets
 from flexclient._base_client import BaseClient
 from flexclient._deadline import deadline_scope
 from flexclient._endpoint_kinds import Response
 from flexclient._endpoint_table import IntegrationEndpoints, MarketplaceEndpoints
-from flexclient._environment import base_url_from_env
-from flexclient._errors import ParameterError, UnexpectedResponseError
-from flexclient._events import EventFeed, FeedOptions
-from flexclient._file_transfer import (
-    FileTransfer,
-    Offsite,
-    UploadedFile,
-    UploadTarget,
-    attribute,
-    file_metadata,
-    save_file,
-    send_file,
+from flexclient._environment import (
+    INTEGRATION_ID_VAR,
+    INTEGRATION_SECRET_VAR,
+    MARKETPLACE_ID_VARS,
+    MARKETPLACE_SECRET_VAR,
+    base_url_from_env,
+    from_env,
 )
+from flexclient._errors import ParameterError, UnexpectedResponseError
 from flexclient._multipart import FileInput, ProgressCallback, upload_bar
 from flexclient._options import ClientOptions, Options
 from flexclient._tokens import MemoryTokenStore, Token, TokenStore
 from flexclient._transport import UPLOAD_TIMEOUT, Timeout, Transport, check_timeout
 
-MARKETPLACE_ID_VARS = ("SHARETRIBE_SDK_CLIENT_ID", "REACT_APP_SHARETRIBE_SDK_CLIENT_ID")
-MARKETPLACE_SECRET_VAR = "SHARETRIBE_SDK_CLIENT_SECRET"
-INTEGRATION_ID_VAR = "FLEX_INTEGRATION_CLIENT_ID"
-INTEGRATION_SECRET_VAR = "FLEX_INTEGRATION_CLIENT_SECRET"
-
-
-def from_env(names: tuple[str, ...], param: str) -> str:
-    """The first of these environment variables that is set; a `ParameterError` naming
-    them (and `param`) if none is."""
-    for name in names:
-        value = os.environ.get(name)
-        if value:
-            return value
-    wanted = " or ".join(names)
-    raise ParameterError(param, f"give it, or set the environment variable {wanted}")
+# The asset, file and events modules are imported by the methods that use them: a program
+# that does not is spared their import time.
+if TYPE_CHECKING:
+    from flexclient._assets import AssetRequest, AssetSet, JsonAsset
+    from flexclient._events import EventFeed, FeedOptions
+    from flexclient._file_transfer import FileTransfer, Offsite, UploadedFile
 
 
 class _OtherHosts(BaseClient):
@@ -73,6 +59,8 @@ class _OtherHosts(BaseClient):
     def _offsite(self) -> Offsite:
         with self._offsite_lock:
             if self._offsite_made is None:
+                from flexclient._file_transfer import Offsite
+
                 self._offsite_made = Offsite(
                     timeout=self.options.timeout,
                     retry=self.options.retry_policy,
@@ -116,6 +104,8 @@ class _OtherHosts(BaseClient):
         >>> target = sdk.file_uploads.create({"fileId": file_id}).data.data  # doctest: +SKIP
         >>> sdk.send_file(target, "terms.pdf", progress_bar=True)  # doctest: +SKIP
         """
+        from flexclient._file_transfer import UploadTarget, send_file
+
         upload = UploadTarget.of(target)
         checked, seconds = self._transfer_call(timeout, deadline)
         progress = upload_bar(on_upload_progress) if progress_bar else on_upload_progress
@@ -139,6 +129,8 @@ class _OtherHosts(BaseClient):
     ) -> FileTransfer:
         """Stream a file's download URL (of `file_downloads.create`) to the path `to`,
         which holds the whole file or is left as it was."""
+        from flexclient._file_transfer import save_file
+
         checked, seconds = self._transfer_call(timeout, deadline)
         with deadline_scope(seconds):
             return save_file(self._offsite(), url, to, timeout=checked)
@@ -289,6 +281,8 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
         guessed from the name unless given. `timeout` and `deadline` are the storage
         upload's (300 s to answer by default) and the whole call's. See docs/files.md.
         """
+        from flexclient._file_transfer import UploadedFile, UploadTarget, file_metadata, send_file
+
         metadata = file_metadata(file, name=name, mime_type=mime_type)
         checked, seconds = self._transfer_call(timeout, deadline)
         progress = upload_bar(on_upload_progress) if progress_bar else on_upload_progress
@@ -343,6 +337,8 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
             raise ParameterError("file_id", "give the file's ID, a UUID")
         if own and attachment:
             raise ParameterError("attachment", "own files are named by their file ID")
+        from flexclient._file_transfer import attribute, save_file
+
         checked, seconds = self._transfer_call(timeout, deadline)
         with deadline_scope(seconds):
             answer: Response[Any]
@@ -366,11 +362,15 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
     # --- the Asset Delivery API -------------------------------------------------------------
 
     def _assets(self, request: AssetRequest, timeout: object, deadline: object) -> Response[Any]:
+        from flexclient._assets import fetch_assets
+
         checked, seconds = self._offsite_call(timeout, deadline)
         with deadline_scope(seconds):
             return fetch_assets(self._offsite(), request, checked)
 
     def _asset_request(self, **what: Any) -> AssetRequest:
+        from flexclient._assets import asset_request
+
         return asset_request(self.options.asset_cdn_base_url, self.version, self.client_id, **what)
 
     def asset_by_alias(
@@ -478,6 +478,8 @@ class IntegrationClient(IntegrationEndpoints, _OtherHosts):
         ...     for event in feed:
         ...         handle(event)
         """
+        from flexclient._events import EventFeed
+
         return EventFeed(self, **options)
 
     def revoke(self) -> None:

@@ -25,6 +25,7 @@ parameters. At run time any mapping is accepted as the parameters.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import (
@@ -122,6 +123,22 @@ class Group:
             raise no_such(self, name, Endpoint, "endpoint")
 
 
+class _DeclaredNames(dict[str, object]):
+    """The names an endpoint's annotation uses that its module imports only for the checkers:
+    the parameter TypedDicts and the models, each module imported when a name of it is read."""
+
+    def __missing__(self, name: str) -> object:
+        import flexclient.models
+        import flexclient.params
+
+        for package in (flexclient.params, flexclient.models):
+            try:
+                return getattr(package, name)
+            except AttributeError:
+                pass
+        raise KeyError(name)  # then eval looks in the module's own names
+
+
 G = TypeVar("G", bound=Group)
 
 
@@ -163,21 +180,37 @@ class Endpoint(Generic[P, D]):
     def __init__(self, path: str) -> None:
         self.path = path
         self.name = ""
+        self._owner: type | None = None
+        self._args: tuple[Any, ...] | None = None
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
+        self._owner = owner
 
     def __repr__(self) -> str:
         return f"<{self.kind} {self.path}>"
 
-    def _declared(self) -> tuple[Any, ...]:
-        return get_args(getattr(self, "__orig_class__", None))
+    def declared(self) -> tuple[Any, ...]:
+        """The type arguments the endpoint is declared with in its group: (the TypedDict of its
+        parameters, the model it answers); () for an endpoint declared without them."""
+        # The endpoint's annotation in its group (`query: ListQuery[ListingsQueryParams,
+        # Listing] = ListQuery(...)`), read when first needed: the table then imports no
+        # TypedDict or model, and a call imports only those of its own endpoint.
+        if self._args is None:
+            hint: object = None
+            if self._owner is not None:
+                hint = vars(self._owner).get("__annotations__", {}).get(self.name)
+            if isinstance(hint, str):
+                module = sys.modules[self._owner.__module__] if self._owner else None
+                hint = eval(hint, vars(module) if module else {}, _DeclaredNames())
+            self._args = get_args(hint)
+        return self._args
 
     @property
     def params_type(self) -> Any:
         """The TypedDict of the parameters (query parameters of a query, body of a
         command) the endpoint was declared with."""
-        declared = self._declared()
+        declared = self.declared()
         return declared[0] if declared else Params
 
     @property
@@ -189,7 +222,7 @@ class Endpoint(Generic[P, D]):
     @property
     def data_type(self) -> Any:
         """The `data` of the envelope it answers: a model, or `list[...]` of one."""
-        declared = self._declared()
+        declared = self.declared()
         return declared[1] if declared else Any
 
 
@@ -232,7 +265,7 @@ class ListQuery(Endpoint[P, R]):
     @property
     def data_type(self) -> Any:
         """`list[...]` of the model of its resources."""
-        item = self._declared()[1:] or (Any,)
+        item = self.declared()[1:] or (Any,)
         return list.__class_getitem__(item[0])
 
     @overload

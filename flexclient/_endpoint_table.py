@@ -15,6 +15,8 @@ the API's list of endpoints, and that its kinds agree with the TypedDicts' requi
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flexclient._endpoint_kinds import (
     Command,
     Group,
@@ -26,125 +28,128 @@ from flexclient._endpoint_kinds import (
     Upload,
     group,
 )
-from flexclient.models import (
-    Asset,
-    AvailabilityException,
-    Booking,
-    CurrentUser,
-    Event,
-    File,
-    FileAttachment,
-    FileDownload,
-    FileUpload,
-    Image,
-    Listing,
-    Marketplace,
-    Message,
-    OwnFile,
-    OwnFileDownload,
-    OwnListing,
-    PasswordReset,
-    ProcessTransition,
-    Review,
-    Stock,
-    StockAdjustment,
-    StockReservation,
-    StripeAccount,
-    StripeAccountLink,
-    StripeCustomer,
-    StripePerson,
-    StripeSetupIntent,
-    TimeSlot,
-    Transaction,
-    User,
-)
-from flexclient.params import (
-    AvailabilityExceptionsCreateParams,
-    AvailabilityExceptionsDeleteParams,
-    AvailabilityExceptionsQueryParams,
-    BookingsQueryParams,
-    CurrentUserChangeEmailParams,
-    CurrentUserChangePasswordParams,
-    CurrentUserCreateParams,
-    CurrentUserCreateStripeAccountParams,
-    CurrentUserCreateWithIdpParams,
-    CurrentUserDeleteParams,
-    CurrentUserDeleteStripeAccountParams,
-    CurrentUserSendVerificationEmailParams,
-    CurrentUserShowParams,
-    CurrentUserUpdateProfileParams,
-    CurrentUserUpdateStripeAccountParams,
-    CurrentUserVerifyEmailParams,
-    EventsQueryParams,
-    FileAttachmentsQueryParams,
-    FileDownloadsCreateParams,
-    FilesCreateParams,
-    FilesQueryParams,
-    FilesShowParams,
-    FileUploadsCreateParams,
-    ImagesUploadParams,
-    IntegrationListingsCreateParams,
-    IntegrationListingsQueryParams,
-    IntegrationListingsUpdateParams,
-    IntegrationTransactionsQueryParams,
-    IntegrationUsersShowParams,
-    IntegrationUsersUpdateProfileParams,
-    ListingsApproveParams,
-    ListingsCloseParams,
-    ListingsOpenParams,
-    ListingsQueryParams,
-    ListingsSearchParams,
-    ListingsShowParams,
-    MarketplaceShowParams,
-    MessagesQueryParams,
-    MessagesSendParams,
-    OwnFileDownloadsCreateParams,
-    OwnFilesCreateParams,
-    OwnFilesShowParams,
-    OwnListingsAddImageParams,
-    OwnListingsCloseParams,
-    OwnListingsCreateDraftParams,
-    OwnListingsCreateParams,
-    OwnListingsDiscardDraftParams,
-    OwnListingsOpenParams,
-    OwnListingsPublishDraftParams,
-    OwnListingsQueryParams,
-    OwnListingsShowParams,
-    OwnListingsUpdateParams,
-    PasswordResetRequestParams,
-    PasswordResetResetParams,
-    ProcessTransitionsQueryParams,
-    ReviewsQueryParams,
-    ReviewsShowParams,
-    SitemapDataQueryAssetsParams,
-    SitemapDataQueryListingsParams,
-    StockAdjustmentsCreateParams,
-    StockAdjustmentsQueryParams,
-    StockCompareAndSetParams,
-    StockReservationsShowParams,
-    StripeAccountCreateParams,
-    StripeAccountFetchParams,
-    StripeAccountLinksCreateParams,
-    StripeAccountUpdateParams,
-    StripeCustomerAddPaymentMethodParams,
-    StripeCustomerCreateParams,
-    StripeCustomerDeletePaymentMethodParams,
-    StripePersonsCreateParams,
-    StripeSetupIntentsCreateParams,
-    TimeslotsQueryParams,
-    TransactionsInitiateParams,
-    TransactionsInitiateSpeculativeParams,
-    TransactionsQueryParams,
-    TransactionsShowParams,
-    TransactionsTransitionParams,
-    TransactionsTransitionSpeculativeParams,
-    TransactionsUpdateMetadataParams,
-    UsersApproveParams,
-    UsersQueryParams,
-    UsersShowParams,
-    UsersUpdatePermissionsParams,
-    UsersVerifyEmailParams,
-)
+
+# Read by the checkers; at run time each endpoint reads its types when first needed.
+if TYPE_CHECKING:
+    from flexclient.models import (
+        Asset,
+        AvailabilityException,
+        Booking,
+        CurrentUser,
+        Event,
+        File,
+        FileAttachment,
+        FileDownload,
+        FileUpload,
+        Image,
+        Listing,
+        Marketplace,
+        Message,
+        OwnFile,
+        OwnFileDownload,
+        OwnListing,
+        PasswordReset,
+        ProcessTransition,
+        Review,
+        Stock,
+        StockAdjustment,
+        StockReservation,
+        StripeAccount,
+        StripeAccountLink,
+        StripeCustomer,
+        StripePerson,
+        StripeSetupIntent,
+        TimeSlot,
+        Transaction,
+        User,
+    )
+    from flexclient.params import (
+        AvailabilityExceptionsCreateParams,
+        AvailabilityExceptionsDeleteParams,
+        AvailabilityExceptionsQueryParams,
+        BookingsQueryParams,
+        CurrentUserChangeEmailParams,
+        CurrentUserChangePasswordParams,
+        CurrentUserCreateParams,
+        CurrentUserCreateStripeAccountParams,
+        CurrentUserCreateWithIdpParams,
+        CurrentUserDeleteParams,
+        CurrentUserDeleteStripeAccountParams,
+        CurrentUserSendVerificationEmailParams,
+        CurrentUserShowParams,
+        CurrentUserUpdateProfileParams,
+        CurrentUserUpdateStripeAccountParams,
+        CurrentUserVerifyEmailParams,
+        EventsQueryParams,
+        FileAttachmentsQueryParams,
+        FileDownloadsCreateParams,
+        FilesCreateParams,
+        FilesQueryParams,
+        FilesShowParams,
+        FileUploadsCreateParams,
+        ImagesUploadParams,
+        IntegrationListingsCreateParams,
+        IntegrationListingsQueryParams,
+        IntegrationListingsUpdateParams,
+        IntegrationTransactionsQueryParams,
+        IntegrationUsersShowParams,
+        IntegrationUsersUpdateProfileParams,
+        ListingsApproveParams,
+        ListingsCloseParams,
+        ListingsOpenParams,
+        ListingsQueryParams,
+        ListingsSearchParams,
+        ListingsShowParams,
+        MarketplaceShowParams,
+        MessagesQueryParams,
+        MessagesSendParams,
+        OwnFileDownloadsCreateParams,
+        OwnFilesCreateParams,
+        OwnFilesShowParams,
+        OwnListingsAddImageParams,
+        OwnListingsCloseParams,
+        OwnListingsCreateDraftParams,
+        OwnListingsCreateParams,
+        OwnListingsDiscardDraftParams,
+        OwnListingsOpenParams,
+        OwnListingsPublishDraftParams,
+        OwnListingsQueryParams,
+        OwnListingsShowParams,
+        OwnListingsUpdateParams,
+        PasswordResetRequestParams,
+        PasswordResetResetParams,
+        ProcessTransitionsQueryParams,
+        ReviewsQueryParams,
+        ReviewsShowParams,
+        SitemapDataQueryAssetsParams,
+        SitemapDataQueryListingsParams,
+        StockAdjustmentsCreateParams,
+        StockAdjustmentsQueryParams,
+        StockCompareAndSetParams,
+        StockReservationsShowParams,
+        StripeAccountCreateParams,
+        StripeAccountFetchParams,
+        StripeAccountLinksCreateParams,
+        StripeAccountUpdateParams,
+        StripeCustomerAddPaymentMethodParams,
+        StripeCustomerCreateParams,
+        StripeCustomerDeletePaymentMethodParams,
+        StripePersonsCreateParams,
+        StripeSetupIntentsCreateParams,
+        TimeslotsQueryParams,
+        TransactionsInitiateParams,
+        TransactionsInitiateSpeculativeParams,
+        TransactionsQueryParams,
+        TransactionsShowParams,
+        TransactionsTransitionParams,
+        TransactionsTransitionSpeculativeParams,
+        TransactionsUpdateMetadataParams,
+        UsersApproveParams,
+        UsersQueryParams,
+        UsersShowParams,
+        UsersUpdatePermissionsParams,
+        UsersVerifyEmailParams,
+    )
 
 # Marketplace API (/v1/api/)
 
@@ -152,46 +157,50 @@ from flexclient.params import (
 class MarketplaceMarketplace(Group):
     """`marketplace` endpoints of the Marketplace API."""
 
-    show = Query[MarketplaceShowParams, Marketplace]("marketplace/show")
+    show: Query[MarketplaceShowParams, Marketplace] = Query("marketplace/show")
 
 
 class MarketplaceUsers(Group):
     """`users` endpoints of the Marketplace API."""
 
-    show = RequiredQuery[UsersShowParams, User]("users/show")
+    show: RequiredQuery[UsersShowParams, User] = RequiredQuery("users/show")
 
 
 class MarketplaceCurrentUser(Group):
     """`current_user` endpoints of the Marketplace API."""
 
-    show = Query[CurrentUserShowParams, CurrentUser]("current_user/show")
-    create = RequiredCommand[CurrentUserCreateParams, CurrentUser]("current_user/create")
-    create_with_idp = RequiredCommand[CurrentUserCreateWithIdpParams, CurrentUser](
+    show: Query[CurrentUserShowParams, CurrentUser] = Query("current_user/show")
+    create: RequiredCommand[CurrentUserCreateParams, CurrentUser] = RequiredCommand(
+        "current_user/create"
+    )
+    create_with_idp: RequiredCommand[CurrentUserCreateWithIdpParams, CurrentUser] = RequiredCommand(
         "current_user/create_with_idp"
     )
-    update_profile = Command[CurrentUserUpdateProfileParams, CurrentUser](
+    update_profile: Command[CurrentUserUpdateProfileParams, CurrentUser] = Command(
         "current_user/update_profile"
     )
-    change_email = RequiredCommand[CurrentUserChangeEmailParams, CurrentUser](
+    change_email: RequiredCommand[CurrentUserChangeEmailParams, CurrentUser] = RequiredCommand(
         "current_user/change_email"
     )
-    change_password = RequiredCommand[CurrentUserChangePasswordParams, CurrentUser](
-        "current_user/change_password"
+    change_password: RequiredCommand[CurrentUserChangePasswordParams, CurrentUser] = (
+        RequiredCommand("current_user/change_password")
     )
-    delete = RequiredCommand[CurrentUserDeleteParams, CurrentUser]("current_user/delete")
-    verify_email = RequiredCommand[CurrentUserVerifyEmailParams, CurrentUser](
+    delete: RequiredCommand[CurrentUserDeleteParams, CurrentUser] = RequiredCommand(
+        "current_user/delete"
+    )
+    verify_email: RequiredCommand[CurrentUserVerifyEmailParams, CurrentUser] = RequiredCommand(
         "current_user/verify_email"
     )
-    send_verification_email = Command[CurrentUserSendVerificationEmailParams, CurrentUser](
+    send_verification_email: Command[CurrentUserSendVerificationEmailParams, CurrentUser] = Command(
         "current_user/send_verification_email"
     )
-    create_stripe_account = Command[CurrentUserCreateStripeAccountParams, CurrentUser](
+    create_stripe_account: Command[CurrentUserCreateStripeAccountParams, CurrentUser] = Command(
         "current_user/create_stripe_account"
     )
-    update_stripe_account = Command[CurrentUserUpdateStripeAccountParams, CurrentUser](
+    update_stripe_account: Command[CurrentUserUpdateStripeAccountParams, CurrentUser] = Command(
         "current_user/update_stripe_account"
     )
-    delete_stripe_account = Command[CurrentUserDeleteStripeAccountParams, CurrentUser](
+    delete_stripe_account: Command[CurrentUserDeleteStripeAccountParams, CurrentUser] = Command(
         "current_user/delete_stripe_account"
     )
 
@@ -199,120 +208,138 @@ class MarketplaceCurrentUser(Group):
 class MarketplacePasswordReset(Group):
     """`password_reset` endpoints of the Marketplace API."""
 
-    request = RequiredCommand[PasswordResetRequestParams, PasswordReset]("password_reset/request")
-    reset = RequiredCommand[PasswordResetResetParams, PasswordReset]("password_reset/reset")
+    request: RequiredCommand[PasswordResetRequestParams, PasswordReset] = RequiredCommand(
+        "password_reset/request"
+    )
+    reset: RequiredCommand[PasswordResetResetParams, PasswordReset] = RequiredCommand(
+        "password_reset/reset"
+    )
 
 
 class MarketplaceListings(Group):
     """`listings` endpoints of the Marketplace API."""
 
-    show = RequiredQuery[ListingsShowParams, Listing]("listings/show")
-    query = ListQuery[ListingsQueryParams, Listing]("listings/query")
-    search = ListQuery[ListingsSearchParams, Listing]("listings/search")
+    show: RequiredQuery[ListingsShowParams, Listing] = RequiredQuery("listings/show")
+    query: ListQuery[ListingsQueryParams, Listing] = ListQuery("listings/query")
+    search: ListQuery[ListingsSearchParams, Listing] = ListQuery("listings/search")
 
 
 class MarketplaceOwnListings(Group):
     """`own_listings` endpoints of the Marketplace API."""
 
-    show = RequiredQuery[OwnListingsShowParams, OwnListing]("own_listings/show")
-    query = ListQuery[OwnListingsQueryParams, OwnListing]("own_listings/query")
-    create = RequiredCommand[OwnListingsCreateParams, OwnListing]("own_listings/create")
-    create_draft = RequiredCommand[OwnListingsCreateDraftParams, OwnListing](
+    show: RequiredQuery[OwnListingsShowParams, OwnListing] = RequiredQuery("own_listings/show")
+    query: ListQuery[OwnListingsQueryParams, OwnListing] = ListQuery("own_listings/query")
+    create: RequiredCommand[OwnListingsCreateParams, OwnListing] = RequiredCommand(
+        "own_listings/create"
+    )
+    create_draft: RequiredCommand[OwnListingsCreateDraftParams, OwnListing] = RequiredCommand(
         "own_listings/create_draft"
     )
-    publish_draft = RequiredCommand[OwnListingsPublishDraftParams, OwnListing](
+    publish_draft: RequiredCommand[OwnListingsPublishDraftParams, OwnListing] = RequiredCommand(
         "own_listings/publish_draft"
     )
-    discard_draft = RequiredCommand[OwnListingsDiscardDraftParams, OwnListing](
+    discard_draft: RequiredCommand[OwnListingsDiscardDraftParams, OwnListing] = RequiredCommand(
         "own_listings/discard_draft"
     )
-    update = RequiredCommand[OwnListingsUpdateParams, OwnListing]("own_listings/update")
-    open = RequiredCommand[OwnListingsOpenParams, OwnListing]("own_listings/open")
-    close = RequiredCommand[OwnListingsCloseParams, OwnListing]("own_listings/close")
-    add_image = RequiredCommand[OwnListingsAddImageParams, OwnListing]("own_listings/add_image")
+    update: RequiredCommand[OwnListingsUpdateParams, OwnListing] = RequiredCommand(
+        "own_listings/update"
+    )
+    open: RequiredCommand[OwnListingsOpenParams, OwnListing] = RequiredCommand("own_listings/open")
+    close: RequiredCommand[OwnListingsCloseParams, OwnListing] = RequiredCommand(
+        "own_listings/close"
+    )
+    add_image: RequiredCommand[OwnListingsAddImageParams, OwnListing] = RequiredCommand(
+        "own_listings/add_image"
+    )
 
 
 class MarketplaceAvailabilityExceptions(Group):
     """`availability_exceptions` endpoints of the Marketplace API."""
 
-    create = RequiredCommand[AvailabilityExceptionsCreateParams, AvailabilityException](
-        "availability_exceptions/create"
+    create: RequiredCommand[AvailabilityExceptionsCreateParams, AvailabilityException] = (
+        RequiredCommand("availability_exceptions/create")
     )
-    delete = RequiredCommand[AvailabilityExceptionsDeleteParams, AvailabilityException](
-        "availability_exceptions/delete"
+    delete: RequiredCommand[AvailabilityExceptionsDeleteParams, AvailabilityException] = (
+        RequiredCommand("availability_exceptions/delete")
     )
-    query = RequiredListQuery[AvailabilityExceptionsQueryParams, AvailabilityException](
-        "availability_exceptions/query"
+    query: RequiredListQuery[AvailabilityExceptionsQueryParams, AvailabilityException] = (
+        RequiredListQuery("availability_exceptions/query")
     )
 
 
 class MarketplaceImages(Group):
     """`images` endpoints of the Marketplace API."""
 
-    upload = Upload[ImagesUploadParams, Image]("images/upload")
+    upload: Upload[ImagesUploadParams, Image] = Upload("images/upload")
 
 
 class MarketplaceTransactions(Group):
     """`transactions` endpoints of the Marketplace API."""
 
-    initiate = RequiredCommand[TransactionsInitiateParams, Transaction]("transactions/initiate")
-    initiate_speculative = RequiredCommand[TransactionsInitiateSpeculativeParams, Transaction](
-        "transactions/initiate_speculative"
+    initiate: RequiredCommand[TransactionsInitiateParams, Transaction] = RequiredCommand(
+        "transactions/initiate"
     )
-    transition = RequiredCommand[TransactionsTransitionParams, Transaction](
+    initiate_speculative: RequiredCommand[TransactionsInitiateSpeculativeParams, Transaction] = (
+        RequiredCommand("transactions/initiate_speculative")
+    )
+    transition: RequiredCommand[TransactionsTransitionParams, Transaction] = RequiredCommand(
         "transactions/transition"
     )
-    transition_speculative = RequiredCommand[TransactionsTransitionSpeculativeParams, Transaction](
-        "transactions/transition_speculative"
-    )
-    query = ListQuery[TransactionsQueryParams, Transaction]("transactions/query")
-    show = RequiredQuery[TransactionsShowParams, Transaction]("transactions/show")
+    transition_speculative: RequiredCommand[
+        TransactionsTransitionSpeculativeParams, Transaction
+    ] = RequiredCommand("transactions/transition_speculative")
+    query: ListQuery[TransactionsQueryParams, Transaction] = ListQuery("transactions/query")
+    show: RequiredQuery[TransactionsShowParams, Transaction] = RequiredQuery("transactions/show")
 
 
 class MarketplaceProcessTransitions(Group):
     """`process_transitions` endpoints of the Marketplace API."""
 
-    query = ListQuery[ProcessTransitionsQueryParams, ProcessTransition]("process_transitions/query")
+    query: ListQuery[ProcessTransitionsQueryParams, ProcessTransition] = ListQuery(
+        "process_transitions/query"
+    )
 
 
 class MarketplaceBookings(Group):
     """`bookings` endpoints of the Marketplace API."""
 
-    query = RequiredListQuery[BookingsQueryParams, Booking]("bookings/query")
+    query: RequiredListQuery[BookingsQueryParams, Booking] = RequiredListQuery("bookings/query")
 
 
 class MarketplaceMessages(Group):
     """`messages` endpoints of the Marketplace API."""
 
-    query = ListQuery[MessagesQueryParams, Message]("messages/query")
-    send = RequiredCommand[MessagesSendParams, Message]("messages/send")
+    query: ListQuery[MessagesQueryParams, Message] = ListQuery("messages/query")
+    send: RequiredCommand[MessagesSendParams, Message] = RequiredCommand("messages/send")
 
 
 class MarketplaceReviews(Group):
     """`reviews` endpoints of the Marketplace API."""
 
-    query = ListQuery[ReviewsQueryParams, Review]("reviews/query")
-    show = RequiredQuery[ReviewsShowParams, Review]("reviews/show")
+    query: ListQuery[ReviewsQueryParams, Review] = ListQuery("reviews/query")
+    show: RequiredQuery[ReviewsShowParams, Review] = RequiredQuery("reviews/show")
 
 
 class MarketplaceTimeslots(Group):
     """`timeslots` endpoints of the Marketplace API."""
 
-    query = RequiredListQuery[TimeslotsQueryParams, TimeSlot]("timeslots/query")
+    query: RequiredListQuery[TimeslotsQueryParams, TimeSlot] = RequiredListQuery("timeslots/query")
 
 
 class MarketplaceStripeAccount(Group):
     """`stripe_account` endpoints of the Marketplace API."""
 
-    create = RequiredCommand[StripeAccountCreateParams, StripeAccount]("stripe_account/create")
-    fetch = Query[StripeAccountFetchParams, StripeAccount]("stripe_account/fetch")
-    update = Command[StripeAccountUpdateParams, StripeAccount]("stripe_account/update")
+    create: RequiredCommand[StripeAccountCreateParams, StripeAccount] = RequiredCommand(
+        "stripe_account/create"
+    )
+    fetch: Query[StripeAccountFetchParams, StripeAccount] = Query("stripe_account/fetch")
+    update: Command[StripeAccountUpdateParams, StripeAccount] = Command("stripe_account/update")
 
 
 class MarketplaceStripeAccountLinks(Group):
     """`stripe_account_links` endpoints of the Marketplace API."""
 
-    create = RequiredCommand[StripeAccountLinksCreateParams, StripeAccountLink](
+    create: RequiredCommand[StripeAccountLinksCreateParams, StripeAccountLink] = RequiredCommand(
         "stripe_account_links/create"
     )
 
@@ -320,13 +347,15 @@ class MarketplaceStripeAccountLinks(Group):
 class MarketplaceStripePersons(Group):
     """`stripe_persons` endpoints of the Marketplace API."""
 
-    create = RequiredCommand[StripePersonsCreateParams, StripePerson]("stripe_persons/create")
+    create: RequiredCommand[StripePersonsCreateParams, StripePerson] = RequiredCommand(
+        "stripe_persons/create"
+    )
 
 
 class MarketplaceStripeSetupIntents(Group):
     """`stripe_setup_intents` endpoints of the Marketplace API."""
 
-    create = Command[StripeSetupIntentsCreateParams, StripeSetupIntent](
+    create: Command[StripeSetupIntentsCreateParams, StripeSetupIntent] = Command(
         "stripe_setup_intents/create"
     )
 
@@ -334,22 +363,22 @@ class MarketplaceStripeSetupIntents(Group):
 class MarketplaceStripeCustomer(Group):
     """`stripe_customer` endpoints of the Marketplace API."""
 
-    create = Command[StripeCustomerCreateParams, StripeCustomer]("stripe_customer/create")
-    add_payment_method = RequiredCommand[StripeCustomerAddPaymentMethodParams, StripeCustomer](
-        "stripe_customer/add_payment_method"
+    create: Command[StripeCustomerCreateParams, StripeCustomer] = Command("stripe_customer/create")
+    add_payment_method: RequiredCommand[StripeCustomerAddPaymentMethodParams, StripeCustomer] = (
+        RequiredCommand("stripe_customer/add_payment_method")
     )
-    delete_payment_method = Command[StripeCustomerDeletePaymentMethodParams, StripeCustomer](
-        "stripe_customer/delete_payment_method"
+    delete_payment_method: Command[StripeCustomerDeletePaymentMethodParams, StripeCustomer] = (
+        Command("stripe_customer/delete_payment_method")
     )
 
 
 class MarketplaceStockAdjustments(Group):
     """`stock_adjustments` endpoints of the Marketplace API."""
 
-    query = RequiredListQuery[StockAdjustmentsQueryParams, StockAdjustment](
+    query: RequiredListQuery[StockAdjustmentsQueryParams, StockAdjustment] = RequiredListQuery(
         "stock_adjustments/query"
     )
-    create = RequiredCommand[StockAdjustmentsCreateParams, StockAdjustment](
+    create: RequiredCommand[StockAdjustmentsCreateParams, StockAdjustment] = RequiredCommand(
         "stock_adjustments/create"
     )
 
@@ -357,35 +386,39 @@ class MarketplaceStockAdjustments(Group):
 class MarketplaceStock(Group):
     """`stock` endpoints of the Marketplace API."""
 
-    compare_and_set = RequiredCommand[StockCompareAndSetParams, Stock]("stock/compare_and_set")
+    compare_and_set: RequiredCommand[StockCompareAndSetParams, Stock] = RequiredCommand(
+        "stock/compare_and_set"
+    )
 
 
 class MarketplaceSitemapData(Group):
     """`sitemap_data` endpoints of the Marketplace API."""
 
-    query_listings = ListQuery[SitemapDataQueryListingsParams, Listing](
+    query_listings: ListQuery[SitemapDataQueryListingsParams, Listing] = ListQuery(
         "sitemap_data/query_listings"
     )
-    query_assets = ListQuery[SitemapDataQueryAssetsParams, Asset]("sitemap_data/query_assets")
+    query_assets: ListQuery[SitemapDataQueryAssetsParams, Asset] = ListQuery(
+        "sitemap_data/query_assets"
+    )
 
 
 class MarketplaceOwnFiles(Group):
     """`own_files` endpoints of the Marketplace API."""
 
-    create = RequiredCommand[OwnFilesCreateParams, OwnFile]("own_files/create")
-    show = RequiredQuery[OwnFilesShowParams, OwnFile]("own_files/show")
+    create: RequiredCommand[OwnFilesCreateParams, OwnFile] = RequiredCommand("own_files/create")
+    show: RequiredQuery[OwnFilesShowParams, OwnFile] = RequiredQuery("own_files/show")
 
 
 class MarketplaceFileUploads(Group):
     """`file_uploads` endpoints of the Marketplace API."""
 
-    create = Command[FileUploadsCreateParams, FileUpload]("file_uploads/create")
+    create: Command[FileUploadsCreateParams, FileUpload] = Command("file_uploads/create")
 
 
 class MarketplaceOwnFileDownloads(Group):
     """`own_file_downloads` endpoints of the Marketplace API."""
 
-    create = RequiredCommand[OwnFileDownloadsCreateParams, OwnFileDownload](
+    create: RequiredCommand[OwnFileDownloadsCreateParams, OwnFileDownload] = RequiredCommand(
         "own_file_downloads/create"
     )
 
@@ -393,13 +426,13 @@ class MarketplaceOwnFileDownloads(Group):
 class MarketplaceFileDownloads(Group):
     """`file_downloads` endpoints of the Marketplace API."""
 
-    create = Command[FileDownloadsCreateParams, FileDownload]("file_downloads/create")
+    create: Command[FileDownloadsCreateParams, FileDownload] = Command("file_downloads/create")
 
 
 class MarketplaceFiles(Group):
     """`files` endpoints of the Marketplace API."""
 
-    show = RequiredQuery[FilesShowParams, File]("files/show")
+    show: RequiredQuery[FilesShowParams, File] = RequiredQuery("files/show")
 
 
 class MarketplaceEndpoints:
@@ -440,110 +473,120 @@ class MarketplaceEndpoints:
 class IntegrationMarketplace(Group):
     """`marketplace` endpoints of the Integration API."""
 
-    show = Query[MarketplaceShowParams, Marketplace]("marketplace/show")
+    show: Query[MarketplaceShowParams, Marketplace] = Query("marketplace/show")
 
 
 class IntegrationUsers(Group):
     """`users` endpoints of the Integration API."""
 
-    show = Query[IntegrationUsersShowParams, User]("users/show")
-    query = ListQuery[UsersQueryParams, User]("users/query")
-    update_profile = RequiredCommand[IntegrationUsersUpdateProfileParams, User](
+    show: Query[IntegrationUsersShowParams, User] = Query("users/show")
+    query: ListQuery[UsersQueryParams, User] = ListQuery("users/query")
+    update_profile: RequiredCommand[IntegrationUsersUpdateProfileParams, User] = RequiredCommand(
         "users/update_profile"
     )
-    approve = RequiredCommand[UsersApproveParams, User]("users/approve")
-    update_permissions = RequiredCommand[UsersUpdatePermissionsParams, User](
+    approve: RequiredCommand[UsersApproveParams, User] = RequiredCommand("users/approve")
+    update_permissions: RequiredCommand[UsersUpdatePermissionsParams, User] = RequiredCommand(
         "users/update_permissions"
     )
-    verify_email = RequiredCommand[UsersVerifyEmailParams, User]("users/verify_email")
+    verify_email: RequiredCommand[UsersVerifyEmailParams, User] = RequiredCommand(
+        "users/verify_email"
+    )
 
 
 class IntegrationListings(Group):
     """`listings` endpoints of the Integration API."""
 
-    show = RequiredQuery[ListingsShowParams, Listing]("listings/show")
-    query = ListQuery[IntegrationListingsQueryParams, Listing]("listings/query")
-    update = RequiredCommand[IntegrationListingsUpdateParams, Listing]("listings/update")
-    approve = RequiredCommand[ListingsApproveParams, Listing]("listings/approve")
-    open = RequiredCommand[ListingsOpenParams, Listing]("listings/open")
-    create = RequiredCommand[IntegrationListingsCreateParams, Listing]("listings/create")
-    close = RequiredCommand[ListingsCloseParams, Listing]("listings/close")
+    show: RequiredQuery[ListingsShowParams, Listing] = RequiredQuery("listings/show")
+    query: ListQuery[IntegrationListingsQueryParams, Listing] = ListQuery("listings/query")
+    update: RequiredCommand[IntegrationListingsUpdateParams, Listing] = RequiredCommand(
+        "listings/update"
+    )
+    approve: RequiredCommand[ListingsApproveParams, Listing] = RequiredCommand("listings/approve")
+    open: RequiredCommand[ListingsOpenParams, Listing] = RequiredCommand("listings/open")
+    create: RequiredCommand[IntegrationListingsCreateParams, Listing] = RequiredCommand(
+        "listings/create"
+    )
+    close: RequiredCommand[ListingsCloseParams, Listing] = RequiredCommand("listings/close")
 
 
 class IntegrationTransactions(Group):
     """`transactions` endpoints of the Integration API."""
 
-    query = ListQuery[IntegrationTransactionsQueryParams, Transaction]("transactions/query")
-    show = RequiredQuery[TransactionsShowParams, Transaction]("transactions/show")
-    transition = RequiredCommand[TransactionsTransitionParams, Transaction](
+    query: ListQuery[IntegrationTransactionsQueryParams, Transaction] = ListQuery(
+        "transactions/query"
+    )
+    show: RequiredQuery[TransactionsShowParams, Transaction] = RequiredQuery("transactions/show")
+    transition: RequiredCommand[TransactionsTransitionParams, Transaction] = RequiredCommand(
         "transactions/transition"
     )
-    transition_speculative = RequiredCommand[TransactionsTransitionSpeculativeParams, Transaction](
-        "transactions/transition_speculative"
-    )
-    update_metadata = RequiredCommand[TransactionsUpdateMetadataParams, Transaction](
-        "transactions/update_metadata"
+    transition_speculative: RequiredCommand[
+        TransactionsTransitionSpeculativeParams, Transaction
+    ] = RequiredCommand("transactions/transition_speculative")
+    update_metadata: RequiredCommand[TransactionsUpdateMetadataParams, Transaction] = (
+        RequiredCommand("transactions/update_metadata")
     )
 
 
 class IntegrationImages(Group):
     """`images` endpoints of the Integration API."""
 
-    upload = Upload[ImagesUploadParams, Image]("images/upload")
+    upload: Upload[ImagesUploadParams, Image] = Upload("images/upload")
 
 
 class IntegrationFiles(Group):
     """`files` endpoints of the Integration API."""
 
-    create = RequiredCommand[FilesCreateParams, File]("files/create")
-    query = ListQuery[FilesQueryParams, File]("files/query")
+    create: RequiredCommand[FilesCreateParams, File] = RequiredCommand("files/create")
+    query: ListQuery[FilesQueryParams, File] = ListQuery("files/query")
 
 
 class IntegrationFileUploads(Group):
     """`file_uploads` endpoints of the Integration API."""
 
-    create = Command[FileUploadsCreateParams, FileUpload]("file_uploads/create")
+    create: Command[FileUploadsCreateParams, FileUpload] = Command("file_uploads/create")
 
 
 class IntegrationFileDownloads(Group):
     """`file_downloads` endpoints of the Integration API."""
 
-    create = Command[FileDownloadsCreateParams, FileDownload]("file_downloads/create")
+    create: Command[FileDownloadsCreateParams, FileDownload] = Command("file_downloads/create")
 
 
 class IntegrationFileAttachments(Group):
     """`file_attachments` endpoints of the Integration API."""
 
-    query = ListQuery[FileAttachmentsQueryParams, FileAttachment]("file_attachments/query")
+    query: ListQuery[FileAttachmentsQueryParams, FileAttachment] = ListQuery(
+        "file_attachments/query"
+    )
 
 
 class IntegrationAvailabilityExceptions(Group):
     """`availability_exceptions` endpoints of the Integration API."""
 
-    query = RequiredListQuery[AvailabilityExceptionsQueryParams, AvailabilityException](
-        "availability_exceptions/query"
+    query: RequiredListQuery[AvailabilityExceptionsQueryParams, AvailabilityException] = (
+        RequiredListQuery("availability_exceptions/query")
     )
-    create = RequiredCommand[AvailabilityExceptionsCreateParams, AvailabilityException](
-        "availability_exceptions/create"
+    create: RequiredCommand[AvailabilityExceptionsCreateParams, AvailabilityException] = (
+        RequiredCommand("availability_exceptions/create")
     )
-    delete = RequiredCommand[AvailabilityExceptionsDeleteParams, AvailabilityException](
-        "availability_exceptions/delete"
+    delete: RequiredCommand[AvailabilityExceptionsDeleteParams, AvailabilityException] = (
+        RequiredCommand("availability_exceptions/delete")
     )
 
 
 class IntegrationEvents(Group):
     """`events` endpoints of the Integration API."""
 
-    query = ListQuery[EventsQueryParams, Event]("events/query")
+    query: ListQuery[EventsQueryParams, Event] = ListQuery("events/query")
 
 
 class IntegrationStockAdjustments(Group):
     """`stock_adjustments` endpoints of the Integration API."""
 
-    query = RequiredListQuery[StockAdjustmentsQueryParams, StockAdjustment](
+    query: RequiredListQuery[StockAdjustmentsQueryParams, StockAdjustment] = RequiredListQuery(
         "stock_adjustments/query"
     )
-    create = RequiredCommand[StockAdjustmentsCreateParams, StockAdjustment](
+    create: RequiredCommand[StockAdjustmentsCreateParams, StockAdjustment] = RequiredCommand(
         "stock_adjustments/create"
     )
 
@@ -551,19 +594,23 @@ class IntegrationStockAdjustments(Group):
 class IntegrationStock(Group):
     """`stock` endpoints of the Integration API."""
 
-    compare_and_set = RequiredCommand[StockCompareAndSetParams, Stock]("stock/compare_and_set")
+    compare_and_set: RequiredCommand[StockCompareAndSetParams, Stock] = RequiredCommand(
+        "stock/compare_and_set"
+    )
 
 
 class IntegrationStockReservations(Group):
     """`stock_reservations` endpoints of the Integration API."""
 
-    show = RequiredQuery[StockReservationsShowParams, StockReservation]("stock_reservations/show")
+    show: RequiredQuery[StockReservationsShowParams, StockReservation] = RequiredQuery(
+        "stock_reservations/show"
+    )
 
 
 class IntegrationMessages(Group):
     """`messages` endpoints of the Integration API."""
 
-    query = ListQuery[MessagesQueryParams, Message]("messages/query")
+    query: ListQuery[MessagesQueryParams, Message] = ListQuery("messages/query")
 
 
 class IntegrationEndpoints:

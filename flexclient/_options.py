@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import requests
 
-from flexclient._assets import ASSET_CDN_BASE_URL
+from flexclient._environment import ASSET_CDN_BASE_URL
 from flexclient._errors import ParameterError
 from flexclient._limits import PresetName, RateLimits
 from flexclient._tokens import TokenStore

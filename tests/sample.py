@@ -10,6 +10,7 @@ from typing import Any
 
 from flexclient import LatLng, Money
 from flexclient._wire import TRANSIT
+from tests.shapes import is_dict, is_list
 
 LISTING = uuid.UUID("11111111-1111-4111-8111-111111111111")
 LISTING2 = uuid.UUID("11111111-1111-4111-8111-222222222222")
@@ -112,9 +113,9 @@ def page() -> dict[str, Any]:
 def jsonable(value: object) -> object:
     """Our value types in the JSON forms the API documents (written out here, not by the
     code under test)."""
-    if isinstance(value, dict):
+    if is_dict(value):
         return {k: jsonable(v) for k, v in value.items()}
-    if isinstance(value, list):
+    if is_list(value):
         return [jsonable(v) for v in value]
     if isinstance(value, uuid.UUID | decimal.Decimal):
         return str(value)

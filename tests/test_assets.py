@@ -25,7 +25,8 @@ from flexclient import (
     Token,
     UnexpectedResponseError,
 )
-from flexclient._assets import ASSET_CDN_BASE_URL, canonical_asset_paths
+from flexclient._assets import canonical_asset_paths
+from flexclient._environment import ASSET_CDN_BASE_URL
 from tests.conftest import MP, NO_WAIT
 
 CDN = "https://cdn.test"

@@ -17,7 +17,7 @@ import logging
 import re
 import socket
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -141,7 +141,7 @@ def started(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
 
 
 @contextlib.contextmanager
-def global_state_kept() -> Iterator[None]:
+def global_state_kept() -> Generator[None, None, None]:
     """Undo what blocks do to the process: warning filters, logging handlers and levels."""
     loggers = [logging.getLogger(), logging.getLogger("flexclient")]
     saved = [(logger, logger.level, list(logger.handlers)) for logger in loggers]

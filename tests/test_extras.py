@@ -3,6 +3,7 @@ line says so in one line."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import pytest
@@ -43,7 +44,7 @@ def test_the_fake_without_the_testing_extra(monkeypatch: pytest.MonkeyPatch) -> 
         monkeypatch.delitem(sys.modules, name)
     missing(monkeypatch, "werkzeug", "werkzeug.serving")
     with pytest.raises(MissingExtraError, match=r"flexclient\[testing\]"):
-        import flexclient.testing  # noqa: F401
+        importlib.import_module("flexclient.testing")
 
 
 @pytest.mark.parametrize("argv", [["--fake", "call", "listings.query"], ["demo"]])

@@ -38,6 +38,7 @@ from flexclient.models import (
 from flexclient.models._envelope import Envelope, build_envelope
 from tests import sample
 from tests.conftest import MP, NO_WAIT
+from tests.shapes import is_dict
 
 
 def fetch(wire: WireFormatName, body: dict[str, object] | None = None) -> Envelope[list[Listing]]:
@@ -264,7 +265,7 @@ def test_every_typed_resource_can_be_built_without_attributes() -> None:
         assert type(made) is cls and made.attributes.model_dump(exclude_unset=True) == {}
 
 
-NEWER_TYPES = {
+NEWER_TYPES: dict[str, tuple[type[Resource], dict[str, object]]] = {
     "stripeAccount": (StripeAccount, {"stripeAccountId": "acct_1", "stripeAccountData": {"x": 1}}),
     "stripeAccountLink": (StripeAccountLink, {"url": "https://s.test", "expiresAt": "~when"}),
     "stripePerson": (StripePerson, {"stripePersonId": "person_1"}),
@@ -288,7 +289,7 @@ def _filled(value: object) -> object:
         return sample.CREATED
     if value == "~id":
         return sample.USER
-    if isinstance(value, dict):
+    if is_dict(value):
         return {k: _filled(v) for k, v in value.items()}
     return value
 

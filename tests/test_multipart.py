@@ -31,7 +31,7 @@ def parts(content_type: str, body: bytes) -> list[EmailMessage]:
         f"Content-Type: {content_type}\r\n\r\n".encode() + body
     )
     assert isinstance(message, EmailMessage) and message.is_multipart()
-    found = []
+    found: list[EmailMessage] = []
     for part in message.iter_parts():
         assert isinstance(part, EmailMessage)
         found.append(part)

@@ -4,7 +4,7 @@ extra), and shows what a notebook user sees: HTML tables, short reprs, money by 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import nbformat
 from nbclient import NotebookClient
@@ -14,7 +14,8 @@ NOTEBOOK = ROOT / "examples" / "explore.ipynb"
 
 
 def executed() -> list[Any]:
-    notebook: Any = nbformat.read(NOTEBOOK, as_version=4)  # type: ignore[no-untyped-call]
+    # nbformat is not annotated: its nodes are dicts read by attribute.
+    notebook: Any = cast(Any, nbformat.read(NOTEBOOK, as_version=4))  # type: ignore[no-untyped-call]
     client = NotebookClient(
         notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
     )
@@ -24,7 +25,7 @@ def executed() -> list[Any]:
 
 def shown(cell: Any, kind: str = "text/plain") -> str:
     """What a cell shows: its result in the given form, and what it printed."""
-    parts = []
+    parts: list[str] = []
     for output in cell.outputs:
         if output.output_type in ("execute_result", "display_data"):
             parts.append(output.data.get(kind, ""))

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from flexclient import LatLng, LatLngBounds, Money, ParameterError, object_query
 from flexclient._query import write_query
 from flexclient._values import js_number
+from tests.shapes import is_list
 
 VECTORS_FILE = Path(__file__).parent / "data" / "wire-vectors.json"  # see tests/data/README.md
 U1 = uuid.UUID("0e0b60fe-d9a2-11e6-bf26-cec0c932ce01")
@@ -179,7 +180,7 @@ def expected_text(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, float):
         return js_number(value)
-    if isinstance(value, list):
+    if is_list(value):
         return ",".join(expected_text(v) for v in value)
     return str(value)
 

@@ -31,7 +31,7 @@ from tests import sample
 
 
 def listings(body: dict[str, Any] | None = None) -> list[Listing]:
-    data = build_envelope(body or sample.page()).data
+    data: list[Listing] = build_envelope(body or sample.page()).data
     assert isinstance(data, list)
     return data
 
@@ -180,7 +180,9 @@ def test_a_relationship_sent_but_not_declared_resolves_and_is_listed() -> None:
 
 
 def test_a_type_without_a_model_keeps_the_include_advice() -> None:
-    body = {"data": {"id": str(sample.LISTING), "type": "brandNewType", "relationships": {}}}
+    body: dict[str, object] = {
+        "data": {"id": str(sample.LISTING), "type": "brandNewType", "relationships": {}}
+    }
     thing = build_envelope(body).data
     assert type(thing) is Resource
     with pytest.raises(RelationshipNotIncludedError) as info:
@@ -192,6 +194,7 @@ def test_declared_relationships_are_the_models_data() -> None:
     assert Listing.relationship_names == frozenset(
         {"author", "images", "currentStock", "marketplace"}
     )
+    assert Listing.relationship_names is not None
     assert OwnListing.relationship_names == Listing.relationship_names | {
         "protectedFileAttachments"
     }

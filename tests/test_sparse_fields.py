@@ -45,7 +45,8 @@ def mp_show(
         m.post(f"{MP}/v1/auth/token", json={"access_token": "t", "scope": "public-read"})
         reply(m, f"{MP}/v1/api/{path}", body, wire)
         res = getattr(getattr(sdk, group), action)(params)
-        query = urlsplit(m.request_history[-1].url).query
+        url: str = m.request_history[-1].url
+        query = urlsplit(url).query
     return res.data.data, query
 
 
@@ -110,7 +111,12 @@ def test_user_profile_keys_left_out_are_none(wire: WireFormatName) -> None:
 
 
 def test_current_user_extended_data_sent_empty(wire: WireFormatName) -> None:
-    profile = {"displayName": "Me", "publicData": {}, "protectedData": {}, "privateData": {}}
+    profile: dict[str, object] = {
+        "displayName": "Me",
+        "publicData": {},
+        "protectedData": {},
+        "privateData": {},
+    }
     body = one("currentUser", {"email": "me@example.com", "profile": {**profile, "metadata": {}}})
     me, _ = mp_show(wire, "current_user/show", body, {})
     assert isinstance(me, CurrentUser)

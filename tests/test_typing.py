@@ -30,12 +30,12 @@ import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from mypy import api
 
-from flexclient._endpoint_kinds import Endpoint, GroupSlot
+from flexclient._endpoint_kinds import Endpoint, Group, GroupSlot
 from flexclient._endpoint_table import IntegrationEndpoints, MarketplaceEndpoints
 
 ROOT = Path(__file__).parents[1]
@@ -147,11 +147,14 @@ def test_errors_exactly_where_marked(path: Path, checker: str, reports: dict[str
 
 
 def groups() -> list[tuple[str, str, list[Endpoint[Any, Any]]]]:
-    out = []
+    out: list[tuple[str, str, list[Endpoint[Any, Any]]]] = []
     for prefix, endpoints in (("mp", MarketplaceEndpoints), ("ig", IntegrationEndpoints)):
         for gname, slot in vars(endpoints).items():
             if isinstance(slot, GroupSlot):
-                eps = [ep for ep in vars(slot.cls).values() if isinstance(ep, Endpoint)]
+                group = cast("GroupSlot[Group]", slot).cls
+                eps: list[Endpoint[Any, Any]] = [
+                    ep for ep in vars(group).values() if isinstance(ep, Endpoint)
+                ]
                 out.append((prefix, gname, eps))
     return out
 

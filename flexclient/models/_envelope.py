@@ -152,15 +152,19 @@ def _data_one(raw: object) -> Any:
     return _data_item(raw)
 
 
-def _by_type(handler: GetCoreSchemaHandler, models: tuple[type[Resource], ...]) -> CoreSchema:
+def _by_type(
+    handler: GetCoreSchemaHandler, models: tuple[type[Resource], ...]
+) -> CoreSchema | None:
     choices: dict[Hashable, CoreSchema] = {
         m.resource_type: handler.generate_schema(m) for m in models if m.resource_type
     }
-    return core_schema.tagged_union_schema(choices, discriminator="type")
+    return core_schema.tagged_union_schema(choices, discriminator="type") if choices else None
 
 
-def _or(first: CoreSchema, rest: Callable[[Any], Any]) -> CoreSchema:
+def _or(first: CoreSchema | None, rest: Callable[[Any], Any]) -> CoreSchema:
     then = core_schema.no_info_plain_validator_function(rest)
+    if first is None:  # no model imported yet: `rest` reads the resource (and imports it)
+        return then
     return core_schema.union_schema([first, then], mode="left_to_right")
 
 
@@ -193,7 +197,9 @@ def _body(models: tuple[type[Resource], ...]) -> TypeAdapter[dict[str, Any]]:
 
 
 def _adapter() -> TypeAdapter[dict[str, Any]]:
-    # Keyed by the registered models: a model defined later (a user's own) is used from then on.
+    # Keyed by the registered models: a model imported or defined later (the first resource of
+    # its type, read through `_typed`, imports its module; a user's own model) is in the
+    # validator of the bodies that follow.
     return _body(registered_models())
 
 

@@ -47,11 +47,15 @@ def _resolve(relation: Relation[Any]) -> type[Any]:
     args = get_args(getattr(relation, "__orig_class__", None))
     target = args[0] if args else Resource
     if isinstance(target, ForwardRef):
+        name = target.__forward_arg__
         named = {m.__name__: m for m in registered_models()}
-        found = named.get(target.__forward_arg__)
-        if found is None:
-            raise TypeError(f"no resource model named {target.__forward_arg__!r}")
-        return found
+        if name in named:
+            return named[name]
+        import flexclient.models  # a model whose module is not imported yet
+
+        target = getattr(flexclient.models, name, None)
+        if target is None:
+            raise TypeError(f"no resource model named {name!r}")
     if not isinstance(target, type):
         raise TypeError(f"{relation!r}: {target!r} is not a resource model")
     return target

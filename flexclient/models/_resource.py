@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import copy
+import importlib
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeVar
@@ -251,13 +252,59 @@ class Resource(BaseModel):
         return value
 
 
+# Where each resource type's model is defined: a module of flexclient.models is imported when
+# a resource of one of its types is first read (tests/test_relationships.py keeps this true).
+MODEL_MODULES: dict[str, str] = {
+    "asset": "assets",
+    "availabilityException": "availability",
+    "timeSlot": "availability",
+    "event": "events",
+    "file": "files",
+    "fileAttachment": "files",
+    "fileDownload": "files",
+    "fileUpload": "files",
+    "ownFile": "files",
+    "ownFileDownload": "files",
+    "image": "images",
+    "listing": "listings",
+    "ownListing": "listings",
+    "marketplace": "marketplace",
+    "message": "messages",
+    "review": "reviews",
+    "stock": "stock",
+    "stockAdjustment": "stock",
+    "stockReservation": "stock",
+    "stripeAccount": "stripe",
+    "stripeAccountLink": "stripe",
+    "stripeCustomer": "stripe",
+    "stripePaymentMethod": "stripe",
+    "stripePerson": "stripe",
+    "stripeSetupIntent": "stripe",
+    "booking": "transactions",
+    "processTransition": "transactions",
+    "transaction": "transactions",
+    "currentUser": "users",
+    "passwordReset": "users",
+    "permissionSet": "users",
+    "user": "users",
+}
+
+
 def model_for(resource_type: str) -> type[Resource]:
     """The model class for a resource type; `Resource` for types this client does not know."""
-    return _REGISTRY.get(resource_type, Resource)
+    found = _REGISTRY.get(resource_type)
+    if found is None:
+        module = MODEL_MODULES.get(resource_type)
+        if module is None:
+            return Resource
+        importlib.import_module(f"flexclient.models.{module}")  # registers its models
+        found = _REGISTRY.get(resource_type, Resource)
+    return found
 
 
 def registered_models() -> tuple[type[Resource], ...]:
-    """The model of every resource type with one, the latest definition of each."""
+    """The model of every resource type with one whose module is imported, the latest
+    definition of each."""
     return tuple(_REGISTRY.values())
 
 

@@ -171,6 +171,7 @@ class ImagesUploadParams(TypedDict):
 
     image: ImageFile
 
+
 # The names of earlier versions, kept for the code written with them.
 OwnListingCreateParams = OwnListingsCreateParams
 OwnListingUpdateParams = OwnListingsUpdateParams

@@ -94,6 +94,7 @@ class ProcessTransitionsQueryParams(TypedDict, total=False):
     processAlias: str
     lastTransition: str
 
+
 # The names of earlier versions, kept for the code written with them.
 TransactionInitiateParams = TransactionsInitiateParams
 TransactionTransitionParams = TransactionsTransitionParams

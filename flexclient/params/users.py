@@ -174,5 +174,6 @@ class UsersUpdatePermissionsParams(TypedDict, total=False):
 class UsersVerifyEmailParams(IdParams):
     """Integration `users.verify_email`: marks the user's email verified."""
 
+
 # The name of an earlier version, kept for the code written with it.
 UserUpdateProfileParams = IntegrationUsersUpdateProfileParams

@@ -58,8 +58,7 @@ class Spec:
 
 def endpoint_types(endpoint: Endpoint[Any, Any]) -> tuple[Any, Any]:
     """The parameter type and the data type an endpoint was declared with."""
-    declared = getattr(endpoint, "__orig_class__", None)
-    args = typing.get_args(declared)
+    args = endpoint.declared()
     return (args[0], args[1]) if len(args) == 2 else (Mapping[str, object], Any)
 
 

@@ -183,6 +183,7 @@ def test_listing_types_categories_and_translations_for_a_backend(cdn: FakeAssetC
     assert logo.attributes.variants["scaled2x"].width == 480
     # Pinned to the version the first answer gave: the same tree, whatever is published since.
     cdn.publish({"content/translations.json": {"x": "y"}})
+    assert config.version is not None
     pinned = sdk.asset_by_version("listings/listing-types.json", config.version).data
     assert pinned.data["listingTypes"] == types and pinned.version == config.version
     with pytest.raises(NotFoundError):

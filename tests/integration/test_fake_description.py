@@ -102,7 +102,7 @@ def test_no_endpoint_answers_501(fake_marketplace: FakeMarketplace) -> None:
         "integration": _token(fake_marketplace, grant_type="client_credentials", scope="integ"),
     }
     prefix = {"marketplace": "/v1/api/", "integration": "/v1/integration_api/"}
-    statuses = {}
+    statuses: dict[tuple[str, str], int] = {}
     for api in TABLES:
         for route in routes(api):
             url = fake_marketplace.url + prefix[api] + route.endpoint.path

@@ -47,7 +47,7 @@ def test_upload_then_download_through_the_fakes_storage(
     out = tmp_path / "back.pdf"
     sdk.download_file(uploaded.id, out, own=True)
     assert out.read_bytes() == pdf.read_bytes()
-    storage = [p for m, p in fake.requests if p.startswith("/storage/")]
+    storage = [p for _, p in fake.requests if p.startswith("/storage/")]
     assert len(storage) == 2
 
 

@@ -71,11 +71,13 @@ def test_listings_query_includes_and_pagination(demo_sdk: MarketplaceClient) -> 
 
 
 def test_listings_query_filters(demo_sdk: MarketplaceClient) -> None:
-    road = demo_sdk.listings.query({"pub_category": "road"}).data
+    # Custom keys in the dict, as the official SDKs write them: the mypy plugin takes them
+    # (pyproject.toml), pyright has no plugin.
+    road = demo_sdk.listings.query({"pub_category": "road"}).data  # pyright: ignore[reportArgumentType]
     assert road.meta.total_items == 50 and all(
         (lst.attributes.public_data or {}).get("category") == "road" for lst in road.data
     )
-    tagged = demo_sdk.listings.query({"pub_tags": "has_all:steel,red", "perPage": 100}).data.data
+    tagged = demo_sdk.listings.query({"pub_tags": "has_all:steel,red", "perPage": 100}).data.data  # pyright: ignore[reportArgumentType]
     assert tagged and all(
         {"steel", "red"} <= set((lst.attributes.public_data or {}).get("tags", []))
         for lst in tagged
@@ -104,7 +106,8 @@ def test_sparse_fields_and_image_variants(demo_sdk: MarketplaceClient) -> None:
             "include": ["images"],
             "fields.listing": ["title"],
             "fields.image": ["variants.my-variant"],
-            "imageVariant.my-variant": "w:320;h:640;fit:scale",
+            # a custom key in the dict: the mypy plugin takes it, pyright has no plugin
+            "imageVariant.my-variant": "w:320;h:640;fit:scale",  # pyright: ignore[reportArgumentType]
         }
     )
     listing = res.data.data[0]

@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from pathlib import Path
 
 import pytest
@@ -67,7 +67,7 @@ class Server:
 
 
 @contextlib.contextmanager
-def serving(handler: Handler) -> Iterator[Server]:
+def serving(handler: Handler) -> Generator[Server, None, None]:
     server = Server(handler)
     try:
         yield server

@@ -1,0 +1,101 @@
+"""What a new process imports: the client without the models it has not met, the command
+line's help without requests or pydantic, and the first answer of each type still typed."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+import subprocess
+import sys
+
+import flexclient.models
+from flexclient.models._resource import MODEL_MODULES, registered_models
+
+
+def fresh(code: str) -> list[str]:
+    """The `flexclient` modules (and requests, pydantic) a new interpreter has imported
+    after running `code`, which may print more lines first."""
+    script = f"{code}\nimport sys\nprint(sorted(sys.modules))"
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+    )
+    *printed, modules = done.stdout.strip().splitlines()
+    found: list[str] = json.loads(modules.replace("'", '"'))
+    return [*printed, *found]
+
+
+def test_the_table_of_model_modules_is_every_models_own_module() -> None:
+    for info in pkgutil.iter_modules(flexclient.models.__path__):
+        importlib.import_module(f"flexclient.models.{info.name}")
+    ours = {
+        m.resource_type: m
+        for m in registered_models()
+        if m.resource_type and m.__module__.startswith("flexclient.")
+    }
+    assert set(ours) == set(MODEL_MODULES)
+    for resource_type, model in ours.items():
+        assert model.__module__ == f"flexclient.models.{MODEL_MODULES[resource_type]}"
+
+
+def test_a_client_imports_no_model_asset_file_or_events_module_until_used() -> None:
+    modules = fresh(
+        "from flexclient import MarketplaceClient, IntegrationClient\n"
+        "MarketplaceClient('id'); IntegrationClient('id', 'secret')"
+    )
+    resource_modules = {f"flexclient.models.{m}" for m in MODEL_MODULES.values()}
+    assert not resource_modules & set(modules)
+    for name in ("_assets", "_file_transfer", "_events", "_cookies", "testing", "_cli"):
+        assert f"flexclient.{name}" not in modules
+
+
+def test_import_flexclient_alone_imports_neither_requests_nor_pydantic() -> None:
+    modules = fresh("import flexclient")
+    assert "requests" not in modules
+    assert "pydantic" not in modules
+
+
+def test_the_command_lines_help_imports_neither_requests_nor_pydantic() -> None:
+    modules = fresh(
+        "from flexclient._cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass"
+    )
+    assert "usage: flexclient [-h] [--client-id CLIENT_ID] [--client-secret CLIENT_SECRET]" in (
+        modules
+    )
+    assert "requests" not in modules
+    assert "pydantic" not in modules
+
+
+FIRST_ANSWERS = """
+import requests_mock
+from flexclient import MarketplaceClient
+from flexclient._wire import JSON, TRANSIT
+
+LISTING, USER = "c6ff7190-bdf7-47a0-8a2b-e3136e74334f", "9a7a8a76-0a1c-4f4a-9d0a-1f0b1b6f2c11"
+body = {
+    "data": [{"id": LISTING, "type": "listing", "attributes": {"title": "Bike"},
+              "relationships": {"author": {"data": {"id": USER, "type": "user"}}}}],
+    "included": [{"id": USER, "type": "user",
+                  "attributes": {"profile": {"displayName": "Jane D"}}}],
+}
+for fmt in (JSON, TRANSIT):
+    with requests_mock.Mocker() as m:
+        m.post("https://mp.test/v1/auth/token", json={"access_token": "t", "scope": "public-read"})
+        m.get("https://mp.test/v1/api/listings/query", content=fmt.encode(body),
+              headers={"Content-Type": fmt.content_type})
+        sdk = MarketplaceClient("id", base_url="https://mp.test", wire_format=fmt.name)
+        page = sdk.listings.query({"include": ["author"]}).data
+        listing = page.data[0]
+        print(fmt.name, type(listing).__name__, type(listing.author).__name__,
+              listing.author.attributes.profile.display_name)
+"""
+
+
+def test_the_first_answers_of_each_type_are_typed_models_in_a_new_process() -> None:
+    # The first listing and user come before their models are imported: they are read by
+    # the models they import, and the next answer's validator includes those models.
+    printed = fresh(FIRST_ANSWERS)
+    assert printed[:2] == ["json Listing User Jane D", "transit Listing User Jane D"]
+    assert "flexclient.models.listings" in printed
+    assert "flexclient.models.users" in printed
+    assert "flexclient.models.stripe" not in printed
