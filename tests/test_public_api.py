@@ -57,7 +57,7 @@ def test_every_public_name_has_a_docstring() -> None:
 
 
 def test_the_contract_imports() -> None:
-    from flexclient import (  # noqa: F401
+    from flexclient import (
         ApiError,
         FileTokenStore,
         IntegrationClient,
@@ -67,3 +67,16 @@ def test_the_contract_imports() -> None:
         MemoryTokenStore,
         Money,
     )
+
+    contract = [
+        ApiError,
+        FileTokenStore,
+        IntegrationClient,
+        LatLng,
+        LatLngBounds,
+        MarketplaceClient,
+        MemoryTokenStore,
+        Money,
+    ]
+    for cls in contract:  # each imported name is the package's own, under its own name
+        assert getattr(flexclient, cls.__name__) is cls
