@@ -22,6 +22,7 @@ from flexclient._endpoint_kinds import Endpoint
 from flexclient._types import LatLng, LatLngBounds, Money
 from flexclient._values import parse
 from flexclient.params import Id
+from flexclient.testing._shapes import is_mapping, is_sequence
 
 
 class Invalid(ValueError):
@@ -131,18 +132,18 @@ def from_body(value: Any, hint: Any, path: tuple[str, ...] = ()) -> Any:
     if typing.is_typeddict(hint):
         spec = spec_of(hint)
         assert spec is not None
-        if not isinstance(value, Mapping):
+        if not is_mapping(value):
             raise Invalid("expected a map", path)
         return checked(value, spec, path)
     if origin in (dict, Mapping) or hint in (dict, Mapping):
-        if not isinstance(value, Mapping):
+        if not is_mapping(value):
             raise Invalid("expected a map", path)
         args = typing.get_args(hint)
         if len(args) == 2 and args[1] is not Any:
             return {k: from_body(v, args[1], (*path, str(k))) for k, v in value.items()}
         return dict(value)
     if origin in (list, Sequence) or hint in (list, Sequence):
-        if isinstance(value, str | bytes) or not isinstance(value, list | tuple):
+        if isinstance(value, str | bytes) or not is_sequence(value):
             raise Invalid("expected a list", path)
         args = typing.get_args(hint)
         each = args[0] if args else Any
@@ -174,17 +175,22 @@ def _scalar(value: Any, hint: Any, path: tuple[str, ...]) -> Any:
     elif hint is Money:
         if isinstance(value, Money):
             return value
-        if isinstance(value, Mapping) and set(value) == {"amount", "currency"}:
-            try:
-                return Money(value["amount"], value["currency"])
-            except ValueError:
-                pass
+        if is_mapping(value) and set(value) == {"amount", "currency"}:
+            amount, currency = value["amount"], value["currency"]
+            if isinstance(amount, int) and isinstance(currency, str):
+                try:
+                    return Money(amount, currency)
+                except ValueError:
+                    pass
     elif hint is LatLng:
         if isinstance(value, LatLng):
             return value
-        if isinstance(value, Mapping) and set(value) == {"lat", "lng"}:
+        if is_mapping(value) and set(value) == {"lat", "lng"}:
+            # Unchecked here: LatLng's own validation decides (it takes numeric text too).
+            lat: Any = value["lat"]
+            lng: Any = value["lng"]
             try:
-                return LatLng(value["lat"], value["lng"])
+                return LatLng(lat, lng)
             except ValueError:
                 pass
     elif hint is dt.datetime:
