@@ -17,9 +17,9 @@ raises `AssetReferenceError` for a reference to something not included.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeGuard
+from typing import Any, Literal
 from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -29,6 +29,7 @@ from flexclient._endpoint_kinds import Response
 from flexclient._errors import FlexError, ParameterError, UnexpectedResponseError
 from flexclient._file_transfer import Offsite, OffsiteUrl, offsite_url
 from flexclient._json import NestingError, read_json
+from flexclient._narrow import is_dict, is_json_object, is_list, is_mapping, is_sequence
 from flexclient._query import write_query
 from flexclient._transport import RawResponse, Timeout
 from flexclient._values import check_text
@@ -114,13 +115,14 @@ IncludedAsset = ImageAsset | AssetResource
 _DROP = object()
 
 
-def _is_reference(value: object) -> TypeGuard[Mapping[str, Any]]:
-    return (
-        isinstance(value, Mapping)
-        and isinstance(value.get("type"), str)
-        and isinstance(value.get("id"), str | int)
-        and not isinstance(value.get("id"), bool)
-    )
+def _reference(value: object) -> tuple[str, str | int] | None:
+    """The type and id a reference's `_ref` value names, or None if it is not one."""
+    if not is_mapping(value):
+        return None
+    ref_type, ref_id = value.get("type"), value.get("id")
+    if isinstance(ref_type, str) and isinstance(ref_id, str | int) and not isinstance(ref_id, bool):
+        return ref_type, ref_id
+    return None
 
 
 @dataclass(frozen=True, repr=False)
@@ -153,23 +155,24 @@ class JsonAsset:
         does."""
         index = {(r.type, r.id): r for r in self.included}
 
-        def walk(value: Any, where: str) -> Any:
-            if isinstance(value, Mapping):
-                ref = value.get("_ref")
-                if _is_reference(ref):
-                    found = index.get((ref["type"], str(ref["id"])))
+        def walk(value: object, where: str) -> object:
+            if is_mapping(value):
+                ref = _reference(value.get("_ref"))
+                if ref is not None:
+                    ref_type, ref_id = ref
+                    found = index.get((ref_type, str(ref_id)))
                     if found is not None:
                         return found
                     if dangling == "raise":
-                        raise AssetReferenceError(self.path, where, ref["type"], ref["id"])
+                        raise AssetReferenceError(self.path, where, ref_type, ref_id)
                     return _DROP
-                out = {}
+                out: dict[object, object] = {}
                 for key, item in value.items():
                     made = walk(item, f"{where}.{key}" if where else str(key))
                     if made is not _DROP:
                         out[key] = made
                 return out
-            if isinstance(value, list):
+            if is_list(value):
                 made_list = [walk(item, f"{where}[{i}]") for i, item in enumerate(value)]
                 return [None if item is _DROP else item for item in made_list]
             return value
@@ -192,7 +195,7 @@ class AssetSet(Mapping[str, JsonAsset]):
     version: str | None
     assets: tuple[JsonAsset, ...]
     included: tuple[IncludedAsset, ...] = ()
-    _by_path: dict[str, JsonAsset] = field(default_factory=dict, compare=False)
+    _by_path: dict[str, JsonAsset] = field(default_factory=dict[str, JsonAsset], compare=False)
 
     def __post_init__(self) -> None:
         self._by_path.update((a.path, a) for a in self.assets)
@@ -200,7 +203,8 @@ class AssetSet(Mapping[str, JsonAsset]):
     def __repr__(self) -> str:
         return f"AssetSet({list(self._by_path)!r}, version={self.version!r})"
 
-    def __getitem__(self, path: str) -> JsonAsset:
+    def __getitem__(self, path: object) -> JsonAsset:
+        # `object`: a key of another type (from untyped code) is a KeyError, as in a dict.
         if not isinstance(path, str):
             raise KeyError(path)
         key = path if path.startswith("/") else f"/{path}"
@@ -221,12 +225,17 @@ class AssetSet(Mapping[str, JsonAsset]):
 # --- requests -------------------------------------------------------------------------------
 
 
+def _path_text(path: object, param: str) -> str:
+    if not isinstance(path, str):
+        raise ParameterError(param, f"an asset path is a string, not {type(path).__name__}")
+    return path
+
+
 def check_asset_path(path: object, param: str = "path") -> str:
     """An asset path without its leading `/` (as the SDK strips it), checked: text naming a
     file (not ending in `/`), without empty, `.` or `..` segments, `?`, `#`, `\\` or control
     characters."""
-    if not isinstance(path, str):
-        raise ParameterError(param, f"an asset path is a string, not {type(path).__name__}")
+    path = _path_text(path, param)
     relative = path[1:] if path.startswith("/") else path
     if not relative:
         raise ParameterError(param, "an asset path cannot be empty")
@@ -284,6 +293,25 @@ def canonical_asset_paths(paths: Sequence[str]) -> tuple[str, list[str]]:
     return prefix, [p[len(prefix) :] for p in stripped]
 
 
+def _checked_paths(paths: object) -> list[str]:
+    """The `paths` of a call for several assets (typed `object`: checked for untyped callers
+    too), each checked."""
+    if isinstance(paths, str) or not is_sequence(paths):
+        raise ParameterError("paths", "give a list of asset paths")
+    if not paths:
+        raise ParameterError("paths", "give at least one asset path")
+    checked: list[str] = []
+    for i, item in enumerate(paths):
+        where = f"paths[{i}]"
+        p = _path_text(item, where)
+        check_asset_path(p, where)
+        if "," in p:
+            # The API reads the `assets` parameter as a comma-separated list.
+            raise ParameterError(where, f"a path of several assets cannot hold a comma: {p!r}")
+        checked.append(p)
+    return checked
+
+
 @dataclass(frozen=True)
 class AssetRequest:
     """One request to the asset CDN: the URL (path and `assets=` query) and what it asks."""
@@ -319,18 +347,7 @@ def asset_request(
         asset_path = _encode(relative_path)
         many = False
     else:
-        if isinstance(paths, str) or not isinstance(paths, Sequence):
-            raise ParameterError("paths", "give a list of asset paths")
-        if not paths:
-            raise ParameterError("paths", "give at least one asset path")
-        for i, p in enumerate(paths):
-            check_asset_path(p, f"paths[{i}]")
-            if "," in p:
-                # The API reads the `assets` parameter as a comma-separated list.
-                raise ParameterError(
-                    f"paths[{i}]", f"a path of several assets cannot hold a comma: {p!r}"
-                )
-        prefix, relative = canonical_asset_paths(list(paths))
+        prefix, relative = canonical_asset_paths(_checked_paths(paths))
         asset_path = _encode(prefix)
         query = write_query({"assets": relative})
         many = True
@@ -345,22 +362,32 @@ def asset_request(
 # --- answers --------------------------------------------------------------------------------
 
 
-def _depth_exceeds(value: Any, limit: int) -> bool:
-    stack: list[tuple[Any, int]] = [(value, 0)]
+def _depth_exceeds(value: object, limit: int) -> bool:
+    stack: list[tuple[object, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            if depth >= limit:
-                return True
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
+        children: Iterable[object]
+        if is_dict(item):
+            children = item.values()
+        elif is_list(item):
+            children = item
+        else:
+            continue
+        if depth >= limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
     return False
 
 
-def _included(raw: list[Any]) -> tuple[IncludedAsset, ...]:
+def _member(value: object, key: str) -> object:
+    """`value[key]` of a JSON object; None if `value` is no object or has no `key`."""
+    return value.get(key) if is_json_object(value) else None
+
+
+def _included(raw: list[object]) -> tuple[IncludedAsset, ...]:
     out: list[IncludedAsset] = []
     for i, item in enumerate(raw):
-        if not isinstance(item, dict):
+        if not is_json_object(item):
             raise ValueError(f"included[{i}]: expected an object, got {type(item).__name__}")
         try:
             if item.get("type") == "imageAsset":
@@ -380,27 +407,26 @@ _VERSION_IN_PATH = re.compile(r"/assets/pub/[^/]+/v/([^/]+)/")
 def read_assets(raw: RawResponse, final: OffsiteUrl, request: AssetRequest) -> JsonAsset | AssetSet:
     """An answer of the asset CDN as a `JsonAsset` (one asked) or an `AssetSet` (several);
     an `UnexpectedResponseError`, with the status and body, if it is not one."""
-    from flexclient._base_client import _api_error  # the error for an answer, as for the API's
+    from flexclient._base_client import api_error  # the error for an answer, as for the API's
 
     if not 200 <= raw.status < 300:
-        raise _api_error(raw)
+        raise api_error(raw)
     try:
         try:
-            body = read_json(raw.content)
+            body: object = read_json(raw.content)
         except NestingError:
             raise
         except ValueError:
             kind = raw.headers.get("Content-Type", "")
             raise ValueError(f"the body is not JSON (Content-Type {kind!r})") from None
-        if not isinstance(body, dict):
+        if not is_json_object(body):
             raise ValueError(f"expected a JSON object, got {type(body).__name__}")
         if _depth_exceeds(body, MAX_NESTING):
             raise ValueError(f"the data is nested more than {MAX_NESTING} levels deep")
         meta = body.get("meta")
-        meta = {} if meta is None else meta
-        if not isinstance(meta, dict):
+        if meta is not None and not is_json_object(meta):
             raise ValueError("meta: expected an object")
-        version = meta.get("version")
+        version = _member(meta, "version")
         if version is not None and not isinstance(version, str):
             raise ValueError("meta.version: expected a string")
         if version is None:
@@ -408,34 +434,34 @@ def read_assets(raw: RawResponse, final: OffsiteUrl, request: AssetRequest) -> J
             found = _VERSION_IN_PATH.search(final.path)
             version = found.group(1) if found else None
         included_raw = body.get("included")
-        included_raw = [] if included_raw is None else included_raw
-        if not isinstance(included_raw, list):
+        if included_raw is not None and not is_list(included_raw):
             raise ValueError("included: expected a list")
-        included = _included(included_raw)
+        included = _included(included_raw or [])
         data = body.get("data")
         if not request.many:
             return JsonAsset(request.path, data, version, included)
-        if not isinstance(data, list):
+        if not is_list(data):
             raise ValueError(f"data: expected a list of assets, got {type(data).__name__}")
-        assets = []
+        assets: list[JsonAsset] = []
         for i, item in enumerate(data):
-            attributes = item.get("attributes") if isinstance(item, dict) else None
-            if not isinstance(attributes, dict) or not isinstance(attributes.get("assetPath"), str):
+            attributes = _member(item, "attributes")
+            path = _member(attributes, "assetPath")
+            if not isinstance(path, str):
                 raise ValueError(f"data[{i}]: expected an asset with attributes.assetPath")
-            item_id = item.get("id")
+            item_id = _member(item, "id")
             assets.append(
                 JsonAsset(
-                    path=attributes["assetPath"],
-                    data=attributes.get("data"),
+                    path=path,
+                    data=_member(attributes, "data"),
                     version=version,
                     included=included,
                     id=item_id if isinstance(item_id, str) else None,
-                    type=str(item.get("type") or "jsonAsset"),
+                    type=str(_member(item, "type") or "jsonAsset"),
                 )
             )
         return AssetSet(version=version, assets=tuple(assets), included=included)
     except ValueError as exc:
-        raise _api_error(raw, UnexpectedResponseError, str(exc)) from None
+        raise api_error(raw, UnexpectedResponseError, str(exc)) from None
 
 
 def fetch_assets(offsite: Offsite, request: AssetRequest, timeout: Timeout | None) -> Response[Any]:

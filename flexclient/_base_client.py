@@ -24,6 +24,7 @@ from urllib.parse import urlencode
 
 import requests
 
+from flexclient._checks import check_mapping
 from flexclient._deadline import deadline_scope
 from flexclient._decoding import read_envelope
 from flexclient._endpoint_kinds import Endpoint, GroupSlot, ListQuery, RequestOptions, Response
@@ -38,6 +39,7 @@ from flexclient._errors import (
 from flexclient._json import read_json
 from flexclient._limits import Limiter
 from flexclient._multipart import multipart_factory, upload_bar
+from flexclient._narrow import is_json_object, is_list, is_mapping
 from flexclient._options import ClientOptions, Options
 from flexclient._query import write_query
 from flexclient._suggest import no_such
@@ -89,13 +91,13 @@ def redact_auth_body(text: str, secrets: tuple[str, ...] = ()) -> str:
     '{"access_token":"[redacted]","scope":"user","refresh_token":"[redacted]"'
     """
     try:
-        data = read_json(text)
+        data: object = read_json(text)
     except ValueError:
         data = None
-    if isinstance(data, dict):
+    if is_json_object(data):
         if any(key in data for key in _SECRET_KEYS):
-            data = {k: REDACTED if k in _SECRET_KEYS else v for k, v in data.items()}
-            text = json.dumps(data, ensure_ascii=False)
+            redacted = {k: REDACTED if k in _SECRET_KEYS else v for k, v in data.items()}
+            text = json.dumps(redacted, ensure_ascii=False)
     else:
         text = _SECRET_VALUE.sub(lambda m: f'{m.group(1)}"{REDACTED}"', text)
     for secret in secrets:
@@ -104,7 +106,7 @@ def redact_auth_body(text: str, secrets: tuple[str, ...] = ()) -> str:
     return _JWT.sub(REDACTED, text)
 
 
-def _api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str = "") -> ApiError:
+def api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str = "") -> ApiError:
     """The error for an answer, with the parsed error envelope when the body has one."""
     data = None
     content_type = raw.headers.get("Content-Type")
@@ -113,7 +115,7 @@ def _api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str 
     if fmt is not None:
         try:
             decoded = fmt.decode(raw.content)
-            if isinstance(decoded, Mapping) and isinstance(decoded.get("errors"), list):
+            if is_mapping(decoded) and isinstance(decoded.get("errors"), list):
                 data = ErrorEnvelope.model_validate(decoded)
         except (WireDecodeError, ValueError):
             data = None  # not the error shape: the raw body below still says what came
@@ -132,10 +134,15 @@ def _api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str 
     return err
 
 
+def _non_empty_text(value: object) -> bool:
+    # `object`: the clients check their arguments for untyped callers too.
+    return isinstance(value, str) and value != ""
+
+
 def _shape_mismatch(data: object, *, listed: bool) -> str:
     """What is wrong with an envelope's `data` for its endpoint, or ""."""
     if listed:
-        if not isinstance(data, list):
+        if not is_list(data):
             return f"data: expected a list of resources, got {type(data).__name__}"
         for i, item in enumerate(data):
             if not isinstance(item, Resource):
@@ -160,9 +167,9 @@ class BaseClient(ABC):
         client_secret: str | None = None,
         **options: Unpack[ClientOptions],
     ) -> None:
-        if not isinstance(client_id, str) or not client_id:
+        if not _non_empty_text(client_id):
             raise ParameterError("client_id", "give the client ID of your application")
-        if client_secret is not None and (not isinstance(client_secret, str) or not client_secret):
+        if client_secret is not None and not _non_empty_text(client_secret):
             raise ParameterError("client_secret", "must be a non-empty string")
         self.client_id = client_id
         self._client_secret = client_secret
@@ -275,9 +282,9 @@ class BaseClient(ABC):
         opts: RequestOptions | None = None,
     ) -> Response[Envelope[Any]]:
         """Send one endpoint call. The endpoint methods call this."""
-        for name, value in (("query_params", query), ("body_params", body), ("opts", opts)):
-            if value is not None and not isinstance(value, Mapping):
-                raise ParameterError(name, f"must be a mapping, not {type(value).__name__}")
+        check_mapping("query_params", query)
+        check_mapping("body_params", body)
+        check_mapping("opts", opts)
         opts = opts or {}
         query_string = write_query(query)
         headers = {"Accept": self.wire_format.content_type}
@@ -329,11 +336,11 @@ class BaseClient(ABC):
         self, raw: RawResponse, endpoint: Endpoint[Any, Any] | None = None
     ) -> Response[Envelope[Any]]:
         if not 200 <= raw.status < 300:
-            raise _api_error(raw)
+            raise api_error(raw)
         content_type = raw.headers.get("Content-Type", "")
         fmt = format_for_content_type(content_type)
         if fmt is None:
-            raise _api_error(
+            raise api_error(
                 raw,
                 UnexpectedResponseError,
                 f"Content-Type {content_type!r} is not JSON or Transit",
@@ -341,12 +348,12 @@ class BaseClient(ABC):
         try:
             envelope = read_envelope(fmt, raw.content)
         except (WireDecodeError, EnvelopeError) as exc:
-            raise _api_error(raw, UnexpectedResponseError, str(exc)) from exc
+            raise api_error(raw, UnexpectedResponseError, str(exc)) from exc
         mismatch = endpoint and _shape_mismatch(
             envelope.data, listed=isinstance(endpoint, ListQuery)
         )
         if mismatch:
-            raise _api_error(raw, UnexpectedResponseError, mismatch)
+            raise api_error(raw, UnexpectedResponseError, mismatch)
         return Response(
             status=raw.status,
             status_text=raw.reason,
@@ -463,21 +470,21 @@ class BaseClient(ABC):
             if token is not None:
                 sent += (token.access_token,)
             content = redact_auth_body(raw.text, sent).encode()
-            return _api_error(dataclasses.replace(raw, content=content), AuthError, reason)
+            return api_error(dataclasses.replace(raw, content=content), AuthError, reason)
 
         return raw, error
 
     def _auth_post(
         self, action: str, form: Mapping[str, str], token: Token | None = None
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         raw, error = self._auth_send(action, form, token)
         if not 200 <= raw.status < 300:
             raise error("")
         try:
-            data = read_json(raw.content) if raw.content.strip() else {}
+            data: object = read_json(raw.content) if raw.content.strip() else {}
         except ValueError:
             raise error("the answer is not JSON") from None
-        if not isinstance(data, dict):
+        if not is_json_object(data):
             raise error("the answer is not a JSON object")
         return data
 

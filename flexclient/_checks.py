@@ -18,16 +18,17 @@ The checks read the endpoint's TypedDicts (data, not a list of names kept here).
 from __future__ import annotations
 
 import functools
+import inspect
 import re
-import sys
 import typing
 import uuid
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from flexclient._errors import ParameterError, UnknownParameterWarning
+from flexclient._narrow import is_dict, is_mapping, is_sequence
 from flexclient._suggest import did_you_mean
 
 if TYPE_CHECKING:
@@ -44,6 +45,13 @@ def is_custom_key(key: object) -> bool:
     )
 
 
+def check_mapping(param: str, value: object) -> None:
+    """A `ParameterError` unless `value` is a mapping or None. `value` is `object`: arguments
+    are checked for untyped callers too."""
+    if value is not None and not isinstance(value, Mapping):
+        raise ParameterError(param, f"must be a mapping, not {type(value).__name__}")
+
+
 def with_custom(
     params: Mapping[str, object] | None,
     custom: Mapping[str, object] | None,
@@ -52,8 +60,7 @@ def with_custom(
     """`params` with the keys of `custom` added, after checking those keys."""
     if custom is None:
         return params
-    if not isinstance(custom, Mapping):
-        raise ParameterError("custom", f"must be a mapping, not {type(custom).__name__}")
+    check_mapping("custom", custom)
     for key in custom:
         if not is_custom_key(key):
             raise ParameterError(
@@ -63,7 +70,7 @@ def with_custom(
             )
     if params is None or not custom:
         return dict(custom) if params is None else params
-    if not isinstance(params, Mapping):
+    if not is_mapping(params):
         return params  # the client says what is wrong with it
     for key in custom:
         if key in params:
@@ -122,9 +129,8 @@ def check_ids(params: Mapping[str, object] | None, params_type: Any) -> None:
         elif isinstance(value, str):
             for part in value.split(","):
                 _check_id(key, part)
-        elif isinstance(value, Sequence):
-            items: Sequence[object] = value
-            for n, item in enumerate(items):
+        elif is_sequence(value):
+            for n, item in enumerate(value):
                 _check_id(f"{key}[{n}]", item)
         else:
             _check_id(key, value)
@@ -135,19 +141,25 @@ _PACKAGE = str(Path(__file__).parent)
 
 def _callers_level() -> int:
     """The `stacklevel` of the first frame outside flexclient: the user's call."""
-    frame, level = sys._getframe(1), 1
+    # From this function's own frame (level 0), which is in the package too.
+    frame, level = inspect.currentframe(), 0
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
+        frame, level = frame.f_back, level + 1
     return level
 
 
 @functools.cache
 def documented_keys(params_type: Any) -> frozenset[str]:
     """The keys a parameter TypedDict declares (its bases' included); empty for another type."""
-    keys = getattr(params_type, "__annotations__", None)
-    if not isinstance(keys, dict) or not hasattr(params_type, "__total__"):
+    keys: object = getattr(params_type, "__annotations__", None)
+    if not is_dict(keys) or not hasattr(params_type, "__total__"):
         return frozenset()
     return frozenset(str(k) for k in keys)
+
+
+def _undocumented(keys: Iterable[object], known: frozenset[str]) -> list[str]:
+    # `object`: an untyped caller's params may have keys of any type; those are not warned of.
+    return [k for k in keys if isinstance(k, str) and k not in known and not is_custom_key(k)]
 
 
 def warn_unknown_keys(params: Mapping[str, object] | None, params_type: Any, path: str) -> None:
@@ -155,15 +167,14 @@ def warn_unknown_keys(params: Mapping[str, object] | None, params_type: Any, pat
     known = documented_keys(params_type)
     if not known or not isinstance(params, Mapping):
         return
-    for key in params:
-        if isinstance(key, str) and key not in known and not is_custom_key(key):
-            warnings.warn(
-                UnknownParameterWarning(
-                    f"{key!r} is not a documented parameter of {path}"
-                    + did_you_mean(key, sorted(known))
-                ),
-                stacklevel=_callers_level(),
-            )
+    for key in _undocumented(params, known):
+        warnings.warn(
+            UnknownParameterWarning(
+                f"{key!r} is not a documented parameter of {path}"
+                + did_you_mean(key, sorted(known))
+            ),
+            stacklevel=_callers_level(),
+        )
 
 
 def check_call(

@@ -47,6 +47,7 @@ from flexclient import _pages
 from flexclient._checks import check_call, with_custom
 from flexclient._errors import ParameterError
 from flexclient._multipart import ProgressCallback, UploadProgress
+from flexclient._narrow import is_mapping
 from flexclient._suggest import no_such
 from flexclient.models import Envelope
 from flexclient.params import CommandQueryParams
@@ -121,6 +122,11 @@ class Group:
 
         def __getattr__(self, name: str) -> Any:
             raise no_such(self, name, Endpoint, "endpoint")
+
+
+def _client_of(group: Group) -> BaseClient:
+    """The client of `group`, for the endpoints (descriptors on the group) to bind to."""
+    return group._client  # pyright: ignore[reportPrivateUsage]  # Group's own endpoints read it
 
 
 class _DeclaredNames(dict[str, object]):
@@ -238,7 +244,7 @@ class Query(Endpoint[P, D]):
     def __get__(self, group: Group | None, owner: type) -> Self | BoundQuery[P, D]:
         if group is None:
             return self
-        return BoundQuery(group._client, self)
+        return BoundQuery(_client_of(group), self)
 
 
 class RequiredQuery(Query[P, D]):
@@ -253,7 +259,7 @@ class RequiredQuery(Query[P, D]):
     def __get__(self, group: Group | None, owner: type) -> Self | BoundRequiredQuery[P, D]:
         if group is None:
             return self
-        return BoundRequiredQuery(group._client, self)
+        return BoundRequiredQuery(_client_of(group), self)
 
 
 class ListQuery(Endpoint[P, R]):
@@ -275,7 +281,7 @@ class ListQuery(Endpoint[P, R]):
     def __get__(self, group: Group | None, owner: type) -> Self | BoundListQuery[P, R]:
         if group is None:
             return self
-        return BoundListQuery(group._client, self)
+        return BoundListQuery(_client_of(group), self)
 
 
 class RequiredListQuery(ListQuery[P, R]):
@@ -290,7 +296,7 @@ class RequiredListQuery(ListQuery[P, R]):
     def __get__(self, group: Group | None, owner: type) -> Self | BoundRequiredListQuery[P, R]:
         if group is None:
             return self
-        return BoundRequiredListQuery(group._client, self)
+        return BoundRequiredListQuery(_client_of(group), self)
 
 
 class Command(Endpoint[P, D]):
@@ -305,7 +311,7 @@ class Command(Endpoint[P, D]):
     def __get__(self, group: Group | None, owner: type) -> Self | BoundCommand[P, D]:
         if group is None:
             return self
-        return BoundCommand(group._client, self)
+        return BoundCommand(_client_of(group), self)
 
 
 class RequiredCommand(Command[P, D]):
@@ -320,7 +326,7 @@ class RequiredCommand(Command[P, D]):
     def __get__(self, group: Group | None, owner: type) -> Self | BoundRequiredCommand[P, D]:
         if group is None:
             return self
-        return BoundRequiredCommand(group._client, self)
+        return BoundRequiredCommand(_client_of(group), self)
 
 
 class Upload(Command[P, D]):
@@ -336,7 +342,7 @@ class Upload(Command[P, D]):
     def __get__(self, group: Group | None, owner: type) -> Self | BoundUpload[P, D]:
         if group is None:
             return self
-        return BoundUpload(group._client, self)
+        return BoundUpload(_client_of(group), self)
 
 
 def _options(timeout: Timeout | None, deadline: float | None) -> RequestOptions:
@@ -576,7 +582,7 @@ def merged_options(opts: RequestOptions | None, keywords: RequestOptions) -> Req
         return opts if opts is not None else {}
     if opts is None:
         return keywords
-    if not isinstance(opts, Mapping):
+    if not is_mapping(opts):
         return opts  # the client says what is wrong with it
     for name, value in keywords.items():
         if name in opts and opts[name] != value:  # type: ignore[literal-required]

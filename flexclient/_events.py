@@ -49,6 +49,9 @@ class MemoryPositionStore(MemoryValue[int]):
     def __repr__(self) -> str:
         return f"MemoryPositionStore({self.get()})"
 
+    def set(self, sequence_id: int) -> None:
+        super().set(sequence_id)
+
 
 class FilePositionStore:
     """Keeps the position in a small file, written atomically (a crash leaves the old one).

@@ -39,9 +39,10 @@ from flexclient._multipart import (
     FileInput,
     MultipartBody,
     ProgressCallback,
+    Source,
     UploadProgress,
-    _Source,
 )
+from flexclient._narrow import is_mapping, is_str
 from flexclient._transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT,
@@ -228,12 +229,12 @@ class FileMetadata:
         return {"name": self.name, "mimeType": self.mime_type, "size": self.size}
 
 
-def _source(file: object, name: str | None, *, named: bool = True) -> _Source:
+def _source(file: object, name: str | None, *, named: bool = True) -> Source:
     """The file to read, with its name (`name`, else its own); a `ParameterError` if it
     has none and `named`."""
-    source = _Source(file, "file")
+    source = Source(file, "file")
     if name is not None:
-        if not isinstance(name, str) or not name.strip() or "/" in name or "\x00" in name:
+        if not is_str(name) or not name.strip() or "/" in name or "\x00" in name:
             raise ParameterError("name", "must be a file name (no folders)")
         source.filename = name
     elif named and (source.data is not None or source.filename == "file"):
@@ -241,11 +242,11 @@ def _source(file: object, name: str | None, *, named: bool = True) -> _Source:
     return source
 
 
-def _mime_type(source: _Source, mime_type: str | None) -> str:
+def _mime_type(source: Source, mime_type: str | None) -> str:
     if mime_type is None:
         # As the official SDK's file.metadata: the file's type, else a generic one.
         return mimetypes.guess_type(source.filename)[0] or "application/octet-stream"
-    if not isinstance(mime_type, str) or not re.fullmatch(r"[\w.+-]+/[\w.+-]+", mime_type):
+    if not is_str(mime_type) or not re.fullmatch(r"[\w.+-]+/[\w.+-]+", mime_type):
         raise ParameterError("mime_type", f"not a MIME type: {mime_type!r}")
     return mime_type
 
@@ -267,7 +268,7 @@ class UploadTarget:
 
     url: str
     method: str = "PUT"
-    headers: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict[str, str])
 
     def __repr__(self) -> str:
         # The URL is presigned: a credential for this upload, so only its host is shown.
@@ -280,31 +281,44 @@ class UploadTarget:
         data = getattr(target, "data", None)
         if data is not None and hasattr(data, "data"):  # a Response: its envelope's resource
             target = data.data
-        attributes = getattr(target, "attributes", target)
-        if isinstance(attributes, Mapping):
-            values: Mapping[str, Any] = attributes
+        attributes: object = getattr(target, "attributes", target)
+        values: Mapping[str, object]
+        if is_mapping(attributes):
+            values = attributes
         elif isinstance(attributes, BaseModel):
             values = {**(attributes.model_extra or {}), **attributes.model_dump()}
         else:
             raise ParameterError("target", "give a fileUpload resource or its url, method, headers")
         url = values.get("url")
         method = values.get("method") or "PUT"
-        headers = values.get("headers") or {}
+        headers = values.get("headers")
         if not isinstance(url, str):
             raise ParameterError("url", "the upload target has no URL")
         if not isinstance(method, str) or method.upper() not in _UPLOAD_METHODS:
             raise ParameterError("method", f"uploads are PUT, POST or PATCH, not {method!r}")
-        if not isinstance(headers, Mapping) or not all(
+        return cls(url, method.upper(), _upload_headers(headers))
+
+
+def _upload_headers(headers: object) -> dict[str, str]:
+    """An upload target's `headers` (none if empty or missing), each a valid header."""
+    if not headers:
+        return {}
+    if not is_mapping(headers):
+        raise ParameterError("headers", _BAD_HEADERS)
+    checked: dict[str, str] = {}
+    for k, v in headers.items():
+        if not (
             isinstance(k, str)
             and isinstance(v, str)
             and _HEADER_NAME.fullmatch(k)
             and _HEADER_VALUE.fullmatch(v)
-            for k, v in headers.items()
         ):
-            raise ParameterError(
-                "headers", "the upload headers must be valid header names and values"
-            )
-        return cls(url, method.upper(), dict(headers))
+            raise ParameterError("headers", _BAD_HEADERS)
+        checked[k] = v
+    return checked
+
+
+_BAD_HEADERS = "the upload headers must be valid header names and values"
 
 
 @dataclass(frozen=True)
@@ -322,7 +336,7 @@ class _FileBody(MultipartBody):
     """A file's bytes alone, read in chunks with progress reports: the reading of
     `MultipartBody` (`flexclient._multipart`) with one part and no multipart framing."""
 
-    def __init__(self, source: _Source, on_progress: ProgressCallback | None) -> None:
+    def __init__(self, source: Source, on_progress: ProgressCallback | None) -> None:
         io.RawIOBase.__init__(self)
         self._source = source
         self._parts = [source.open()]
@@ -347,7 +361,7 @@ class _FileBody(MultipartBody):
             self.loaded, self._part, self._offset, self._rewound = 0, 0, 0, True
         return 0
 
-    def read(self, size: int = -1) -> bytes:
+    def read(self, size: int | None = -1) -> bytes:
         if self._rewound:
             try:
                 self._parts = [self._source.open()]
@@ -373,7 +387,7 @@ def send_file(
     have none, as a browser sends a file; nothing else of the API (no Authorization). A
     redirect is not followed (`RedirectError`); an error status raises its `ApiError` with
     the storage's body."""
-    from flexclient._base_client import _api_error
+    from flexclient._base_client import api_error
 
     url = offsite_url(target.url, "url")
     source = _source(file, name, named=False)
@@ -389,7 +403,7 @@ def send_file(
 
     raw = offsite.send(target.method, url, headers=headers, body=body, timeout=timeout)
     if not 200 <= raw.status < 300:
-        raise _api_error(raw)
+        raise api_error(raw)
     if source.size == 0 and on_upload_progress is not None:
         on_upload_progress(UploadProgress(loaded=0, total=0))
     return FileTransfer(raw.status, raw.headers, source.size)
@@ -422,7 +436,7 @@ def save_file(
 ) -> FileTransfer:
     """Stream a download URL to the file `to`: written to a temporary file beside it (mode
     0600) and renamed over it when complete, so that `to` never holds half a file."""
-    from flexclient._base_client import _api_error
+    from flexclient._base_client import api_error
 
     checked = offsite_url(url, "url")
     path = Path(to).expanduser()
@@ -459,7 +473,7 @@ def save_file(
             raw, _ = following(checked, download, MAX_REDIRECTS)
             assert transport is not None  # the one that answered
             if not 200 <= raw.status < 300:
-                raise _api_error(raw)
+                raise api_error(raw)
             os.fsync(sink.fileno())
         os.replace(tmp, path)
     except BaseException:

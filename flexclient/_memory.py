@@ -25,7 +25,8 @@ class MemoryValue(Generic[T]):
         with self._lock:
             return self._value
 
-    def set(self, value: T) -> None:
+    def set(self, value: T, /) -> None:
+        # Positional-only: each store names the parameter as its protocol does.
         with self._lock:
             self._value = value
 

@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, BinaryIO
+from typing import IO, Any, BinaryIO, cast
 
 from flexclient._errors import ParameterError
 from flexclient._extras import require
@@ -48,15 +48,16 @@ def quoted_param(value: str) -> str:
 
 
 def _text(value: object, key: str) -> str:
-    if isinstance(value, Money | Mapping | list | tuple):
-        raise ParameterError(key, f"cannot send a {type(value).__name__} in a multipart form")
+    kind = type(value)
+    if issubclass(kind, Money | Mapping | list | tuple):
+        raise ParameterError(key, f"cannot send a {kind.__name__} in a multipart form")
     try:
         return as_text(value)  # as the official SDK's form data writes it
     except Unwritable as exc:
         raise ParameterError(key, f"cannot send it in a multipart form: {exc}") from None
 
 
-class _Source:
+class Source:
     """Where the file's bytes come from, and how to read them again from the start."""
 
     def __init__(self, value: object, key: str) -> None:
@@ -69,7 +70,8 @@ class _Source:
             self.size = len(value)
         elif isinstance(value, str | os.PathLike):
             self.data, self.stream = None, None
-            self.path = Path(value)
+            # A PathLike of bytes fails here, as Path() takes text only.
+            self.path = Path(cast("str | os.PathLike[str]", value))
             if not self.path.is_file():
                 raise ParameterError(key, f"no such file: {str(self.path)!r}")
             self.filename = self.path.name
@@ -138,7 +140,7 @@ class MultipartBody(io.RawIOBase):
     def __init__(
         self,
         fields: list[tuple[str, str]],
-        source: _Source,
+        source: Source,
         boundary: str,
         on_progress: ProgressCallback | None,
     ) -> None:
@@ -203,7 +205,7 @@ class MultipartBody(io.RawIOBase):
             self._close_file()
         super().close()
 
-    def read(self, size: int = -1) -> bytes:
+    def read(self, size: int | None = -1) -> bytes:
         if size is None or size < 0:
             size = self.total
         out = bytearray()
@@ -255,7 +257,7 @@ def multipart_factory(
     factory that builds a fresh body for each attempt."""
     if "image" not in params:
         raise ParameterError("image", "an upload needs the file in 'image'")
-    source = _Source(params["image"], "image")
+    source = Source(params["image"], "image")
     fields = [(k, _text(v, k)) for k, v in params.items() if k != "image" and v is not None]
     boundary = uuid.uuid4().hex
     content_type = f"multipart/form-data; boundary={boundary}"

@@ -16,7 +16,7 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +26,7 @@ from flexclient._errors import TokenStoreError
 from flexclient._files import write_atomic
 from flexclient._json import read_json
 from flexclient._memory import MemoryValue
+from flexclient._narrow import is_json_object
 
 try:  # POSIX
     import fcntl
@@ -37,6 +38,11 @@ log = logging.getLogger("flexclient")
 # What a token may hold to be sent in an Authorization header: visible ASCII, no space. A
 # CR or LF would end the header early (and be refused by the HTTP library on every call).
 _HEADER_SAFE = re.compile(r"[\x21-\x7e]+")
+
+
+def _header_safe(value: object) -> bool:
+    # `object`: a Token may come from untyped code (a store of one's own) with anything in it.
+    return isinstance(value, str) and _HEADER_SAFE.fullmatch(value) is not None
 
 
 @dataclass(frozen=True)
@@ -54,16 +60,13 @@ class Token:
     scope: str = ""
     refresh_token: str | None = field(default=None, repr=False)
     is_logged_in_as: bool = False
-    extra: dict[str, Any] = field(default_factory=dict, repr=False)
+    extra: dict[str, Any] = field(default_factory=dict[str, Any], repr=False)
 
     def __post_init__(self) -> None:
         # The message names the field, never the value: it may be half a secret.
-        if not isinstance(self.access_token, str) or not _HEADER_SAFE.fullmatch(self.access_token):
+        if not _header_safe(self.access_token):
             raise ValueError("the access_token is not a valid header value")
-        if self.refresh_token is not None and (
-            not isinstance(self.refresh_token, str)
-            or not _HEADER_SAFE.fullmatch(self.refresh_token)
-        ):
+        if self.refresh_token is not None and not _header_safe(self.refresh_token):
             raise ValueError("the refresh_token is not a valid header value")
 
     @property
@@ -71,7 +74,7 @@ class Token:
         return self.scope.split()
 
     @classmethod
-    def from_wire(cls, data: dict[str, Any]) -> Token:
+    def from_wire(cls, data: Mapping[str, object]) -> Token:
         """Build from the JSON an `auth/token` call returned; raises ValueError if unusable
         (no access token, or a token that cannot be sent in a header)."""
         access = data.get("access_token")
@@ -154,6 +157,9 @@ class MemoryTokenStore(MemoryValue[Token]):
     def __repr__(self) -> str:
         return f"MemoryTokenStore(has_token={self.get() is not None})"
 
+    def set(self, token: Token) -> None:
+        super().set(token)
+
     def remove(self) -> None:
         self._clear()
 
@@ -198,8 +204,8 @@ class FileTokenStore:
                 log.warning("ignoring empty token file %s", self.path)
                 return None
             try:
-                data = read_json(raw.decode("utf-8"))
-                if not isinstance(data, dict):
+                data: object = read_json(raw.decode("utf-8"))
+                if not is_json_object(data):
                     raise ValueError("not a JSON object")
                 return Token.from_wire(data)
             except ValueError as exc:  # UnicodeDecodeError and NestingError are ValueErrors
@@ -215,7 +221,7 @@ class FileTokenStore:
             self.path.unlink(missing_ok=True)
 
     @contextlib.contextmanager
-    def lock(self) -> Iterator[None]:
+    def lock(self) -> Generator[None, None, None]:
         """Held while a client fetches, refreshes or replaces the token: by one thread of this
         process (a thread lock) and one process (an OS lock on `<path>.lock`) at a time."""
         with self._refresh_lock:
@@ -251,7 +257,7 @@ class AuthInfo:
     and neither anonymous nor logged in as; `has_token` is False.
     """
 
-    scopes: list[str] = field(default_factory=list)
+    scopes: list[str] = field(default_factory=list[str])
     is_anonymous: bool = False
     is_logged_in_as: bool = False
     has_token: bool = False
