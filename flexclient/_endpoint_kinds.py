@@ -25,7 +25,6 @@ parameters. At run time any mapping is accepted as the parameters.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import (
@@ -129,22 +128,6 @@ def _client_of(group: Group) -> BaseClient:
     return group._client  # pyright: ignore[reportPrivateUsage]  # Group's own endpoints read it
 
 
-class _DeclaredNames(dict[str, object]):
-    """The names an endpoint's annotation uses that its module imports only for the checkers:
-    the parameter TypedDicts and the models, each module imported when a name of it is read."""
-
-    def __missing__(self, name: str) -> object:
-        import flexclient.models
-        import flexclient.params
-
-        for package in (flexclient.params, flexclient.models):
-            try:
-                return getattr(package, name)
-            except AttributeError:
-                pass
-        raise KeyError(name)  # then eval looks in the module's own names
-
-
 G = TypeVar("G", bound=Group)
 
 
@@ -186,12 +169,22 @@ class Endpoint(Generic[P, D]):
     def __init__(self, path: str) -> None:
         self.path = path
         self.name = ""
-        self._owner: type | None = None
-        self._args: tuple[Any, ...] | None = None
+        self._declared: tuple[str | object, ...] = ()
+        self._params: Any = None
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
-        self._owner = owner
+        # The endpoint's annotation in its group, `query: ListQuery[ListingsQueryParams,
+        # Listing] = ListQuery(...)`, is read when it is first needed, so that the table
+        # imports no TypedDict or model: a call imports only its own endpoint's TypedDict,
+        # and an answer the models of what it holds. The annotation is a string (the table
+        # uses `from __future__ import annotations`): its two names are looked up by name.
+        hint = vars(owner).get("__annotations__", {}).get(name)
+        if isinstance(hint, str) and hint.endswith("]"):
+            inner = hint[hint.index("[") + 1 : -1]
+            self._declared = tuple(part.strip() for part in inner.split(","))
+        elif hint is not None:
+            self._declared = get_args(hint)
 
     def __repr__(self) -> str:
         return f"<{self.kind} {self.path}>"
@@ -199,25 +192,27 @@ class Endpoint(Generic[P, D]):
     def declared(self) -> tuple[Any, ...]:
         """The type arguments the endpoint is declared with in its group: (the TypedDict of its
         parameters, the model it answers); () for an endpoint declared without them."""
-        # The endpoint's annotation in its group (`query: ListQuery[ListingsQueryParams,
-        # Listing] = ListQuery(...)`), read when first needed: the table then imports no
-        # TypedDict or model, and a call imports only those of its own endpoint.
-        if self._args is None:
-            hint: object = None
-            if self._owner is not None:
-                hint = vars(self._owner).get("__annotations__", {}).get(self.name)
-            if isinstance(hint, str):
-                module = sys.modules[self._owner.__module__] if self._owner else None
-                hint = eval(hint, vars(module) if module else {}, _DeclaredNames())
-            self._args = get_args(hint)
-        return self._args
+        if not self._declared:
+            return ()
+        model = self._declared[1]
+        if isinstance(model, str):
+            import flexclient.models
+
+            model = getattr(flexclient.models, model)
+        return (self.params_type, model)
 
     @property
     def params_type(self) -> Any:
         """The TypedDict of the parameters (query parameters of a query, body of a
         command) the endpoint was declared with."""
-        declared = self.declared()
-        return declared[0] if declared else Params
+        if self._params is None:
+            found = self._declared[0] if self._declared else Params
+            if isinstance(found, str):
+                import flexclient.params
+
+                found = getattr(flexclient.params, found)
+            self._params = found
+        return self._params
 
     @property
     def query_params_type(self) -> Any:

@@ -138,7 +138,8 @@ class RequestTimeoutError(TransportError, TimeoutError):
 class ErrorSource(BaseModel):
     """Where in the request an error was found, e.g. `path=["body", "title"]`."""
 
-    model_config = ConfigDict(extra="allow")
+    # Built when an error body is first read, not at import.
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     path: list[str] = Field(default_factory=list)
     type: str | None = None
@@ -151,7 +152,7 @@ class ErrorItem(BaseModel):
     not make decisions on it. Decide on `status` and `code`.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     id: uuid.UUID | None = None
     status: int | None = None
@@ -165,7 +166,7 @@ class ErrorItem(BaseModel):
 class ErrorEnvelope(BaseModel):
     """The body of an error response: `{"errors": [...]}`."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     errors: list[ErrorItem] = Field(default_factory=list)
 

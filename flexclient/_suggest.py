@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
@@ -12,6 +11,8 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     >>> did_you_mean("listing.query", ["listings.query", "users.show"])
     "; did you mean 'listings.query'?"
     """
+    import difflib  # only when a name is misspelled
+
     close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
     if not close:
         return ""

@@ -9,7 +9,6 @@ a to-many one as `images.count` and `images.ids`.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -85,14 +84,20 @@ def short_repr(resource: Resource) -> str:
     return f"<{type(resource).__name__} {resource.type} {resource.id}{named}>"
 
 
+def _escape(text: str) -> str:
+    import html  # for notebooks only: a program that never shows HTML skips its import time
+
+    return html.escape(text)
+
+
 def _cell(value: Any) -> str:
-    return html.escape(display(value))
+    return _escape(display(value))
 
 
 def html_fields(rec: Record, caption: str) -> str:
     """One record as a two-column table of fields and values."""
-    rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{_cell(v)}</td></tr>" for k, v in rec.items())
-    return f"<table><caption>{html.escape(caption)}</caption><tbody>{rows}</tbody></table>"
+    rows = "".join(f"<tr><th>{_escape(k)}</th><td>{_cell(v)}</td></tr>" for k, v in rec.items())
+    return f"<table><caption>{_escape(caption)}</caption><tbody>{rows}</tbody></table>"
 
 
 def html_table(records: Iterable[Record], caption: str = "") -> str:
@@ -101,11 +106,11 @@ def html_table(records: Iterable[Record], caption: str = "") -> str:
     columns: list[str] = []
     for row in shown:
         columns.extend(k for k in row if k not in columns)
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    head = "".join(f"<th>{_escape(c)}</th>" for c in columns)
     body = "".join(
         "<tr>" + "".join(f"<td>{_cell(row.get(c))}</td>" for c in columns) + "</tr>"
         for row in shown
     )
     more = f"<p>… and {len(rows) - len(shown)} more</p>" if len(rows) > len(shown) else ""
-    title = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    title = f"<caption>{_escape(caption)}</caption>" if caption else ""
     return f"<table>{title}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{more}"

@@ -57,7 +57,7 @@ class Envelope(BaseModel, Generic[D]):
     'Jane D'
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
 
     data: D
     meta: Meta = Field(default_factory=Meta)
@@ -223,8 +223,11 @@ def _error(errors: list[ErrorDetails]) -> EnvelopeError:
 
 
 def _envelope(body: dict[str, Any]) -> Envelope[Any]:
+    # Built without validation: the body's validator has just checked every part (and so
+    # the envelope's own validator is built only if a program validates one itself).
     included = body.get("included") or []
-    envelope = Envelope(data=body["data"], meta=body.get("meta") or Meta(), included=included)
+    meta = body.get("meta") or Meta.model_construct()
+    envelope = Envelope.model_construct(data=body["data"], meta=meta, included=included)
     attach(envelope.resources(), envelope.included)
     return envelope
 

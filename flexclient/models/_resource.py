@@ -30,6 +30,8 @@ WIRE_CONFIG = ConfigDict(
     validate_by_alias=True,
     serialize_by_alias=False,
     extra="allow",
+    # Each model's validator is built when first used: import time counts (docs/performance.md).
+    defer_build=True,
 )
 
 
@@ -42,7 +44,7 @@ class WireModel(BaseModel):
 class Ref(BaseModel):
     """A reference to a resource: `{id, type}`, exactly as the API sent it."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, defer_build=True)
 
     id: uuid.UUID
     type: str
@@ -51,7 +53,7 @@ class Ref(BaseModel):
 class Relationship(BaseModel):
     """One relationship: `data` is a reference, a list of references, or None."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     # Tried in order (a list, else one reference): pydantic's default "smart" union tries
     # every member on every value, and there is one of these for every relationship.
@@ -90,7 +92,7 @@ class Resource(BaseModel):
     'Jane D'
     """
 
-    model_config = ConfigDict(extra="allow", ignored_types=(Relation,))
+    model_config = ConfigDict(extra="allow", ignored_types=(Relation,), defer_build=True)
     resource_type: ClassVar[str | None] = None
     # The wire names of the relationships a typed model declares (None: a resource of a type
     # this client has no model for, whose relationships are not known in advance).
