@@ -31,6 +31,7 @@ from urllib.parse import quote, unquote
 
 from flexclient._errors import ParameterError
 from flexclient._json import read_json
+from flexclient._narrow import is_json_object, is_mapping, is_str, is_whole
 from flexclient._tokens import Token
 
 log = logging.getLogger("flexclient")
@@ -46,13 +47,18 @@ _BROWSER_LIMIT = 4096
 _WIRE_ORDER = ("access_token", "scope", "token_type", "expires_in", "refresh_token")
 
 
+def _token_chars(value: object) -> bool:
+    # `object`: the arguments this checks are checked for untyped callers too.
+    return isinstance(value, str) and _TOKEN_CHARS.fullmatch(value) is not None
+
+
 def cookie_name(client_id: str) -> str:
     """The cookie the official SDK's cookie stores use for a client ID.
 
     >>> cookie_name("08ec69f6-d37e-414d-83eb-324e94afddf0")
     'st-08ec69f6-d37e-414d-83eb-324e94afddf0-token'
     """
-    if not isinstance(client_id, str) or not _TOKEN_CHARS.fullmatch(client_id):
+    if not _token_chars(client_id):
         raise ParameterError("client_id", "must be a client ID that can name a cookie")
     return f"st-{client_id}-token"
 
@@ -138,8 +144,8 @@ def decode_token(value: str) -> Token | None:
     if not text:
         return None
     try:
-        data = read_json(unquote(text, errors="strict"))
-        if not isinstance(data, dict):
+        data: object = read_json(unquote(text, errors="strict"))
+        if not is_json_object(data):
             raise ValueError("not a JSON object")
         logged_in_as = data.pop("isLoggedInAs", None) is True
         logged_in_as = data.pop("is_logged_in_as", None) is True or logged_in_as
@@ -187,15 +193,13 @@ class CookieTokenStore:
         same_site: Literal["Lax", "Strict", "None"] | None = None,
     ) -> None:
         self.name = cookie_name(client_id)
-        if cookies is not None and not isinstance(cookies, Mapping):
+        if cookies is not None and not is_mapping(cookies):
             raise ParameterError("cookies", "give the request's cookies as a mapping")
-        if isinstance(max_age, bool) or not isinstance(max_age, int) or max_age < 1:
+        if not is_whole(max_age, 1):
             raise ParameterError("max_age", "must be a whole number of seconds, 1 or more")
-        if not isinstance(path, str) or not path.startswith("/") or ";" in path:
+        if not is_str(path) or not path.startswith("/") or ";" in path:
             raise ParameterError("path", "must be a path starting with '/', without ';'")
-        if domain is not None and (
-            not isinstance(domain, str) or not _TOKEN_CHARS.fullmatch(domain)
-        ):
+        if domain is not None and not _token_chars(domain):
             raise ParameterError("domain", "must be a domain name")
         if same_site not in (None, "Lax", "Strict", "None"):
             raise ParameterError("same_site", "must be 'Lax', 'Strict', 'None' or None")
@@ -203,13 +207,13 @@ class CookieTokenStore:
             raise ParameterError(
                 "same_site", "browsers drop SameSite=None cookies without secure=True"
             )
-        self._cookies = cookies if cookies is not None else {}
+        self._cookies: Mapping[str, str] = cookies if cookies is not None else {}
         self._set_cookie = set_cookie
         self.secure = bool(secure)
         self.max_age = max_age
         self.path = path
         self.domain = domain
-        self.same_site = same_site
+        self.same_site: Literal["Lax", "Strict", "None"] | None = same_site
         self.changes: list[TokenCookie] = []
         """Every change written, in order; the last one is what the response needs."""
         self._token: Token | None = _UNREAD

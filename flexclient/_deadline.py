@@ -18,7 +18,7 @@ import io
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Any
 
 import requests.adapters
@@ -41,7 +41,7 @@ def remaining() -> float | None:
 
 
 @contextlib.contextmanager
-def deadline_scope(seconds: float) -> Iterator[float]:
+def deadline_scope(seconds: float) -> Generator[float, None, None]:
     """Run the block under a deadline `seconds` from now, or under the enclosing one if that
     comes first (a call's token requests share the call's deadline). Yields the deadline."""
     outer = current_deadline()
@@ -132,12 +132,15 @@ class _HTTPSConnection(HTTPSConnection):
         self.sock = _DeadlineSocket(self.sock)
 
 
+# The ignores: pyright finds urllib3's own connection classes unlike urllib3's protocols for
+# them (BaseHTTPConnection: a ClassVar and mutable attributes typed differently), so a
+# subclass of them is too; urllib3's own defaults are these same classes.
 class _HTTPPool(HTTPConnectionPool):
-    ConnectionCls = _HTTPConnection
+    ConnectionCls = _HTTPConnection  # pyright: ignore[reportAssignmentType]
 
 
 class _HTTPSPool(HTTPSConnectionPool):
-    ConnectionCls = _HTTPSConnection
+    ConnectionCls = _HTTPSConnection  # pyright: ignore[reportAssignmentType]
 
 
 class DeadlineAdapter(requests.adapters.HTTPAdapter):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TypedDict, get_args
+from typing import TYPE_CHECKING, TypedDict, get_args
 from urllib.parse import urlsplit
 
 import requests
@@ -18,6 +18,7 @@ import requests
 from flexclient._environment import ASSET_CDN_BASE_URL
 from flexclient._errors import ParameterError
 from flexclient._limits import PresetName, RateLimits
+from flexclient._narrow import is_whole
 from flexclient._tokens import TokenStore
 from flexclient._transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -29,6 +30,9 @@ from flexclient._transport import (
     is_credential_safe,
 )
 from flexclient._wire import WireFormatName
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
 
 class ClientOptions(TypedDict, total=False):
@@ -52,6 +56,10 @@ class ClientOptions(TypedDict, total=False):
 # The keywords that are not settings of their own (see the module docstring).
 SHARED = frozenset({"token_store", "session"})
 SHORTHANDS = frozenset({"max_retries"})
+
+
+def _is_preset(name: str) -> TypeIs[PresetName]:
+    return name in get_args(PresetName)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -86,14 +94,17 @@ class Options:
         changed = dataclasses.replace(self, **settings)  # type: ignore[arg-type]
         if "max_retries" in given:
             retries = given["max_retries"]
-            if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+            if not is_whole(retries, 0):
                 raise ParameterError("max_retries", "must be a whole number, 0 or more")
             policy = dataclasses.replace(changed.retry_policy, max_retries=retries)
             changed = dataclasses.replace(changed, retry_policy=policy)
         return changed._checked()
 
     def _checked(self) -> Options:
-        url = str(self.base_url).rstrip("/")
+        # The settings as set: `object`s, as untyped callers may have given anything, and
+        # `rate_limits` may still be a preset's name.
+        settings: dict[str, object] = vars(self)
+        url = str(settings["base_url"]).rstrip("/")
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ParameterError("base_url", f"not an http(s) URL: {url!r}")
@@ -105,9 +116,11 @@ class Options:
                 f"credentials are only sent over HTTPS (or plain http to a loopback address), "
                 f"not to {parts.scheme}://{parts.hostname}",
             )
-        cdn = self.asset_cdn_base_url
-        cdn_parts = urlsplit(cdn) if isinstance(cdn, str) else None
-        if cdn_parts is None or cdn_parts.scheme not in ("http", "https") or not cdn_parts.hostname:
+        cdn = settings["asset_cdn_base_url"]
+        if not isinstance(cdn, str):
+            raise ParameterError("asset_cdn_base_url", f"not an http(s) URL: {cdn!r}")
+        cdn_parts = urlsplit(cdn)
+        if cdn_parts.scheme not in ("http", "https") or not cdn_parts.hostname:
             raise ParameterError("asset_cdn_base_url", f"not an http(s) URL: {cdn!r}")
         if not is_credential_safe(cdn) or cdn_parts.username or cdn_parts.password:
             # No credential goes there, but assets are configuration: only over HTTPS.
@@ -120,22 +133,22 @@ class Options:
             raise ParameterError(
                 "wire_format", f"must be 'transit' or 'json', not {self.wire_format!r}"
             )
-        if not isinstance(self.retry_policy, RetryPolicy):
+        if not isinstance(settings["retry_policy"], RetryPolicy):
             raise ParameterError("retry_policy", "must be a RetryPolicy")
-        if not isinstance(self.version, str) or not self.version:
+        version = settings["version"]
+        if not isinstance(version, str) or not version:
             raise ParameterError("version", "must be the API version, e.g. 'v1'")
-        size = self.max_response_bytes
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        if not is_whole(settings["max_response_bytes"], 1):
             raise ParameterError("max_response_bytes", "must be a whole number of bytes, 1 or more")
-        limits = self.rate_limits
+        limits = settings["rate_limits"]
         if isinstance(limits, str):
-            if limits not in get_args(PresetName):
+            if not _is_preset(limits):
                 raise ParameterError("rate_limits", "'dev', 'prod', a RateLimits, or None")
             limits = RateLimits.preset(limits)
         elif limits is not None and not isinstance(limits, RateLimits):
             raise ParameterError("rate_limits", "'dev', 'prod', a RateLimits, or None")
-        most = self.max_connections
-        if most is not None and (isinstance(most, bool) or not isinstance(most, int) or most < 1):
+        most = settings["max_connections"]
+        if most is not None and not is_whole(most, 1):
             raise ParameterError("max_connections", "a whole number, 1 or more, or None")
         return dataclasses.replace(
             self,

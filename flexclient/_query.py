@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from urllib.parse import quote
 
 from flexclient._errors import ParameterError
+from flexclient._narrow import is_array
 from flexclient._types import Money
 from flexclient._values import Unwritable, as_text, check_text
 from flexclient._wire import MAX_DEPTH
@@ -23,7 +24,7 @@ _SAFE = "!*'(),"
 
 
 def _scalar(value: object, key: str, open_lists: tuple[int, ...] = ()) -> str:
-    if isinstance(value, list | tuple):
+    if is_array(value):
         return _list(value, key, open_lists)
     if isinstance(value, Money):
         raise ParameterError(key, "Money cannot be used in a query; give the amount")
@@ -86,7 +87,7 @@ def object_query(values: Mapping[str, object]) -> str:
     >>> object_query({"w": 640, "h": 1280, "fit": "scale"})
     'w:640;h:1280;fit:scale'
     """
-    parts = []
+    parts: list[str] = []
     for key, value in values.items():
         name = _name(key)
         if value is not None:

@@ -30,6 +30,7 @@ from typing import Any
 
 from transit.transit_types import Keyword
 
+from flexclient._narrow import is_array, is_mapping
 from flexclient._transit import CACHE_CODES, CACHE_SIZE, long_enough
 from flexclient._types import LatLng, Money
 
@@ -67,6 +68,11 @@ def integer(value: int) -> int | str:
     return ("~i%d" if -_INT64 <= value < _INT64 else "~n%d") % value
 
 
+def _composite(value: object) -> bool:
+    """Whether `value` is written as a map or an array (a tagged value is an array)."""
+    return isinstance(value, Mapping | list | tuple | Money | LatLng)
+
+
 class _Writer:
     """One document's writing: the cache lives as long as the document."""
 
@@ -93,7 +99,7 @@ class _Writer:
     def top(self, value: object) -> object:
         # A scalar alone is written inside the quote tag: a JSON document must be a map or
         # an array, for the older parsers the spec had in mind.
-        if isinstance(value, Mapping | list | tuple | Money | LatLng):
+        if _composite(value):
             return self.value(value)
         return ["~#'", self.value(value)]
 
@@ -105,10 +111,12 @@ class _Writer:
             return value
         if type(value) is int or type(value) is float:
             return self.number(value)
+        # The ignores: `type(value) is dict` leaves a checker with dict[Unknown, Unknown] (and
+        # so for lists and tuples), and this path spends no call on telling it `object`.
         if type(value) is dict:
-            return self.map(value)
+            return self.map(value)  # pyright: ignore[reportUnknownArgumentType]
         if type(value) is list or type(value) is tuple:
-            return [self.value(v) for v in value]
+            return [self.value(v) for v in value]  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
         return self.other(value)
 
     def number(self, value: object) -> object:
@@ -129,13 +137,13 @@ class _Writer:
         return out
 
     def other(self, value: object) -> object:
-        if isinstance(value, Mapping):
+        if is_mapping(value):
             return self.map(value)
         if isinstance(value, str):
             return self.value(str.__str__(value))
         if isinstance(value, bool | int | float):  # subclasses, such as IntEnum members
             return self.number(value)
-        if isinstance(value, list | tuple):
+        if is_array(value):
             return [self.value(v) for v in value]
         if isinstance(value, Keyword):
             return self.cached("~:" + value.str)

@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeGuard
 from urllib.parse import urljoin, urlsplit
 
 import requests
@@ -43,6 +43,7 @@ from flexclient._errors import (
     TransportError,
 )
 from flexclient._limits import Limiter, RateLimits
+from flexclient._narrow import is_tuple
 
 log = logging.getLogger("flexclient")
 
@@ -78,25 +79,27 @@ def is_credential_safe(url: str) -> bool:
 def check_timeout(value: object, name: str = "timeout") -> Timeout:
     """A timeout as `requests` takes it, checked: seconds, or a (connect, read) pair, each
     positive and finite. None (wait for ever) is refused."""
-    parts = value if isinstance(value, tuple) else (value,)
-    if not 1 <= len(parts) <= 2 or not all(_positive(p) for p in parts):
+    parts = value if is_tuple(value) else (value,)
+    seconds = [float(p) for p in parts if _positive(p)]
+    if not 1 <= len(parts) <= 2 or len(seconds) != len(parts):
         raise ParameterError(
             name,
             f"must be a positive, finite number of seconds or a (connect, read) pair of them, "
             f"not {value!r}",
         )
-    if isinstance(value, tuple):
-        return (float(value[0]), float(value[1])) if len(value) == 2 else float(value[0])
-    return float(value)  # type: ignore[arg-type]
+    if is_tuple(value):
+        return (seconds[0], seconds[1]) if len(seconds) == 2 else seconds[0]
+    return seconds[0]
 
 
 def check_deadline(value: object, name: str = "deadline") -> float:
     if not _positive(value):
         raise ParameterError(name, f"must be a positive, finite number of seconds, not {value!r}")
-    return float(value)  # type: ignore[arg-type]
+    return float(value)
 
 
-def _positive(value: object) -> bool:
+def _positive(value: object) -> TypeGuard[float]:
+    # A number of seconds: an int or a float (not a bool), finite, above 0.
     return (
         isinstance(value, int | float)
         and not isinstance(value, bool)

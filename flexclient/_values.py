@@ -31,6 +31,7 @@ from typing import Final
 from transit.transit_types import Keyword
 
 from flexclient._errors import ParameterError
+from flexclient._narrow import is_array, is_dict
 from flexclient._types import LatLng, LatLngBounds, Money
 
 # The API reads integers as 64-bit longs (it runs on the JVM); a wider one has nowhere to go,
@@ -242,9 +243,9 @@ def as_transit(value: object) -> object:
 def jsonable(value: object) -> object:
     """Plain data with the API's value types in it (a decoded body, a model dump) as JSON
     values, converted as a JSON body carries them; for printing, not for sending."""
-    if isinstance(value, dict):
+    if is_dict(value):
         return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
+    if is_array(value):
         return [jsonable(v) for v in value]
     if value is None or isinstance(value, str | int | float):
         return value
@@ -276,9 +277,9 @@ def display(value: object) -> str:
         return iso_millis(value) if value.utcoffset() is not None else value.isoformat()
     if isinstance(value, float):
         return js_number(value) if math.isfinite(value) else str(value)
-    if isinstance(value, list | tuple):
+    if is_array(value):
         return ", ".join(display(v) for v in value)
-    if isinstance(value, dict):
+    if is_dict(value):
         return json.dumps(jsonable(value), ensure_ascii=False)
     return str(value)
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from flexclient._errors import ParameterError
+from flexclient._narrow import is_mapping, is_whole
 from flexclient._query import object_query
 
 ImageFit = Literal["scale", "crop"]
@@ -24,6 +25,11 @@ ImageFit = Literal["scale", "crop"]
 
 # Characters that would change the meaning of an object query string or a parameter name.
 _SEPARATORS = frozenset(";:,")
+
+
+def _is_name(value: object) -> bool:
+    # `object`: the names are checked for untyped callers too.
+    return isinstance(value, str) and value != "" and not _SEPARATORS & set(value)
 
 
 @dataclass(frozen=True)
@@ -42,15 +48,14 @@ class ImageVariant:
 
     def __post_init__(self) -> None:
         for name in ("width", "height"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            value: object = getattr(self, name)
+            if not is_whole(value, 1):
                 raise ParameterError(
                     name, f"must be a whole number of pixels, 1 or more, not {value!r}"
                 )
-        fit: object = self.fit
         # Typed as the two values the API documents; another name passes, for a later API.
-        if not isinstance(fit, str) or not fit or _SEPARATORS & set(fit):
-            raise ParameterError("fit", f"must be 'scale' or 'crop', not {fit!r}")
+        if not _is_name(self.fit):
+            raise ParameterError("fit", f"must be 'scale' or 'crop', not {self.fit!r}")
 
     @property
     def value(self) -> str:
@@ -60,7 +65,7 @@ class ImageVariant:
     def scaled(self, factor: int) -> ImageVariant:
         """This variant with both sides multiplied by `factor`, e.g. 2 for a "2x" variant of
         high-density screens."""
-        if isinstance(factor, bool) or not isinstance(factor, int) or factor < 1:
+        if not is_whole(factor, 1):
             raise ParameterError("factor", f"must be a whole number, 1 or more, not {factor!r}")
         return dataclasses.replace(self, width=self.width * factor, height=self.height * factor)
 
@@ -78,18 +83,18 @@ def image_variants(variants: Mapping[str, ImageVariant | Mapping[str, object]]) 
 
     Ask for the variants too, with `"fields.image": ["variants.card", ...]`.
     """
-    if not isinstance(variants, Mapping):
+    if not is_mapping(variants):
         raise ParameterError("variants", "give a mapping of variant names to ImageVariant")
     params: dict[str, str] = {}
     for name, variant in variants.items():
-        if not isinstance(name, str) or not name or _SEPARATORS & set(name):
+        if not _is_name(name):
             raise ParameterError(
                 "variants", f"a variant name must be a non-empty string without ';:,': {name!r}"
             )
         key = f"imageVariant.{name}"
         if isinstance(variant, ImageVariant):
             params[key] = variant.value
-        elif isinstance(variant, Mapping):
+        elif is_mapping(variant):
             params[key] = object_query(variant)
         else:
             raise ParameterError(key, f"give an ImageVariant, not {type(variant).__name__}")

@@ -70,7 +70,9 @@ def _accept_literal(position: int) -> Callable[[MethodSigContext], FunctionLike]
         _declared[id(literal)] = declared
         arg_types = list(sig.arg_types)
         arg_types[position] = AnyType(TypeOfAny.special_form)
-        return sig.copy_modified(arg_types=arg_types)
+        # The ignore: mypy types copy_modified's parameters as `Bogus[...]`, a FlexibleAlias
+        # that only mypy reads; pyright sees them as Unknown.
+        return sig.copy_modified(arg_types=arg_types)  # pyright: ignore[reportUnknownMemberType]
 
     return hook
 
