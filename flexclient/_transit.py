@@ -25,7 +25,7 @@ import datetime as dt
 import decimal
 import re
 import uuid
-from typing import Any
+from typing import Any, Final
 
 from pydantic_core import from_json
 from transit.transit_types import TaggedValue
@@ -40,6 +40,12 @@ CACHE_CODES = [
     for n in range(CACHE_SIZE)
 ]
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+
+# `list` and `dict` as a JSON parser makes them, for the type checkers: after
+# `type(x) is JSON_ARRAY` they know `x` is a `list[Any]`, where `type(x) is list` leaves them a
+# list of Unknown items. The same classes, looked up as fast: nothing changes at run time.
+JSON_ARRAY: Final[type[list[Any]]] = list
+JSON_OBJECT: Final[type[dict[str, Any]]] = dict
 
 
 def long_enough(text: str) -> bool:
@@ -175,7 +181,7 @@ _SCALARS: dict[str, Any] = {
 
 
 def _cmap(rep: Any) -> dict[Any, Any]:
-    if type(rep) is not list or len(rep) % 2:
+    if type(rep) is not JSON_ARRAY or len(rep) % 2:
         raise ValueError("~#cmap needs a list of keys and values, two by two")
     return {_hashable(rep[i]): rep[i + 1] for i in range(0, len(rep), 2)}
 
@@ -202,11 +208,11 @@ def _scalar_tag(tag: str, rep: Any) -> Any:
 
 def _composite(tag: str, rep: Any) -> Any:
     if tag == "mn" or tag == "geo":
-        if type(rep) is not list or len(rep) != 2:
+        if type(rep) is not JSON_ARRAY or len(rep) != 2:
             raise ValueError(f"~#{tag} needs a list of two values")
         return (money_from if tag == "mn" else latlng_from)(rep[0], rep[1])
     if tag == "set" or tag == "list":
-        if type(rep) is not list:
+        if type(rep) is not JSON_ARRAY:
             raise ValueError(f"~#{tag} needs a list")
         return rep
     if tag == "'":
@@ -219,10 +225,12 @@ def _composite(tag: str, rep: Any) -> Any:
 
 
 def _hashable(key: Any) -> Any:
+    # The ignores: isinstance narrows an `Any` to a list (dict) of Unknown items, and this
+    # path spends no call to tell the checkers more.
     if isinstance(key, list):
-        return tuple(_hashable(k) for k in key)
+        return tuple(_hashable(k) for k in key)  # pyright: ignore[reportUnknownVariableType]
     if isinstance(key, dict):
-        return tuple(sorted((str(k), _hashable(v)) for k, v in key.items()))
+        return tuple(sorted((str(k), _hashable(v)) for k, v in key.items()))  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
     return key
 
 
@@ -234,7 +242,11 @@ def _read(doc: Any) -> Any:
     """One walk over the parsed JSON. Written as closures over locals, with scalars
     handled in the loops rather than by a call each: this is the hot path of every Transit
     response, and calls and attribute lookups are what cost here. Each level of nesting is
-    one call deep, so a body reads as deep as json.loads parses it."""
+    one call deep, so a body reads as deep as json.loads parses it.
+
+    The values are `Any`: the loops tell them apart by their type, read once into a local
+    (`kind = type(v)`), which the type checkers cannot follow. Of an `Any`, `type(v)` is to
+    them a type of Unknown: hence the ignores on those lines."""
     # The rolling cache, by code ("^0" -> its value): one dict lookup a cached key.
     cache: dict[str, Any] = {}
     codes = CACHE_CODES
@@ -302,7 +314,7 @@ def _read(doc: Any) -> Any:
         return found if type(found) is str else _hashable(found)
 
     def convert(node: Any, as_key: bool = False) -> Any:
-        kind = type(node)
+        kind = type(node)  # pyright: ignore[reportUnknownVariableType]
         if kind is str:
             if as_key or node[:1] in marked:
                 return string(node, as_key)
@@ -315,7 +327,7 @@ def _read(doc: Any) -> Any:
         # Each level of nesting is one call of this function, whatever its form (compact or
         # verbose map, list, tagged value): a body reads as deep as json.loads parses it.
         # So the loops below repeat themselves rather than call a helper a value.
-        if type(node) is dict:  # verbose form
+        if type(node) is JSON_OBJECT:  # verbose form
             if len(node) == 1:
                 ((k, v),) = node.items()
                 # transit-js reads the one key as a possible tag, then (not a tag) again as
@@ -325,16 +337,16 @@ def _read(doc: Any) -> Any:
                 if type(tag) is tag_type:
                     # A tag's value is read as it stands: a list there is a list, even when
                     # its first item looks like a tag (transit-js reads it so).
-                    kind = type(v)
+                    kind = type(v)  # pyright: ignore[reportUnknownVariableType]
                     if kind is list or kind is dict:
                         v = container(v, True)
                     elif kind is str and v[:1] in marked:
                         v = string(v, False)
                     return composite(tag.name, v)
-            out = {}
+            out: dict[Any, Any] = {}
             for k, v in node.items():
                 k = key(k)
-                kind = type(v)
+                kind = type(v)  # pyright: ignore[reportUnknownVariableType]
                 if kind is str:
                     if v[:1] in marked:
                         v = known(v) or string(v, False)
@@ -357,7 +369,7 @@ def _read(doc: Any) -> Any:
                 # which `key` finds again). A composite key raises TypeError: the spec writes
                 # maps with such keys as `cmap`, so this is not Transit; so does a cached tag.
                 k = cached(k) or key(k)
-                kind = type(v)
+                kind = type(v)  # pyright: ignore[reportUnknownVariableType]
                 if kind is str:
                     if v[:1] in marked:
                         v = known(v) or string(v, False)
@@ -370,7 +382,7 @@ def _read(doc: Any) -> Any:
             head = string(head, False, True)
             if type(head) is tag_type:
                 v = node[1]
-                kind = type(v)
+                kind = type(v)  # pyright: ignore[reportUnknownVariableType]
                 if kind is list or kind is dict:
                     v = container(v, True)
                 elif kind is str and v[:1] in marked:
@@ -381,7 +393,7 @@ def _read(doc: Any) -> Any:
         # A list: converted in place, the parser made it for this walk alone.
         for i in range(start, len(node)):
             v = node[i]
-            kind = type(v)
+            kind = type(v)  # pyright: ignore[reportUnknownVariableType]
             if kind is str:
                 if v[:1] in marked:
                     node[i] = known(v) or string(v, False)

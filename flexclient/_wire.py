@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 from transit.transit_types import TaggedValue
 
 from flexclient._errors import ParameterError
+from flexclient._transit import JSON_ARRAY, JSON_OBJECT
 from flexclient._transit import loads as transit_loads
 from flexclient._transit_writer import dumps as transit_dumps
 from flexclient._values import (
@@ -86,8 +87,10 @@ class _Walk:
             if isinstance(value, float):
                 check_number_value(value)
                 return value
+            # The ignores (here and below): isinstance leaves the checkers containers of Unknown
+            # items, and this walk (every value of a body) spends no call to tell them more.
             if isinstance(value, Mapping | list | tuple):
-                return self.container(value, path, depth)
+                return self.container(value, path, depth)  # pyright: ignore[reportUnknownArgumentType]
             return self.leaf(value)
         except Unwritable as exc:
             raise ParameterError(path_text(path), str(exc)) from None
@@ -101,9 +104,9 @@ class _Walk:
         self.open.add(marker)
         try:
             if isinstance(value, Mapping):
-                return self.mapping(value, path, depth + 1)
+                return self.mapping(value, path, depth + 1)  # pyright: ignore[reportUnknownArgumentType]
             assert isinstance(value, list | tuple)
-            return [self.value(v, (path, i), depth + 1) for i, v in enumerate(value)]
+            return [self.value(v, (path, i), depth + 1) for i, v in enumerate(value)]  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
         finally:
             self.open.discard(marker)
 
@@ -129,14 +132,15 @@ def _check_resources(body: object) -> None:
     `included`). transit-js keeps one there as an opaque tagged value, which no code using
     the SDK could take for a resource; elsewhere (an attribute) such a value is kept, as the
     official SDK keeps it."""
-    if type(body) is not dict:
+    if type(body) is not JSON_OBJECT:
         return
-    data = body.get("data")
-    included = body.get("included")
-    places = [("data", data)]
-    if type(data) is list:
+    # `Any` (what `get` gives, with None): `type(x) is JSON_ARRAY` then leaves a `list[Any]`.
+    data: Any = body.get("data")
+    included: Any = body.get("included")
+    places: list[tuple[str, object]] = [("data", data)]
+    if type(data) is JSON_ARRAY:
         places = [(f"data[{i}]", item) for i, item in enumerate(data)]
-    if type(included) is list:
+    if type(included) is JSON_ARRAY:
         places += [(f"included[{i}]", item) for i, item in enumerate(included)]
     for where, item in places:
         if isinstance(item, TaggedValue):
