@@ -16,7 +16,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,11 +31,15 @@ from flexclient._environment import (
     base_url_from_env,
     from_env,
 )
+from flexclient._narrow import is_array, is_list
 
 # `flexclient --help` and mistakes in the command line answer at once: the client, requests
 # and pydantic are imported by the commands that call the API.
 if TYPE_CHECKING:
+    from typing_extensions import TypeIs
+
     from flexclient._base_client import BaseClient
+    from flexclient._endpoint_kinds import BoundCommand, BoundQuery, Response
     from flexclient._tokens import FileTokenStore
     from flexclient.models import Envelope
 
@@ -98,9 +102,9 @@ def envelope_json(envelope: Envelope[Any]) -> str:
             else item
         )
 
-    data = envelope.data
+    data: object = envelope.data
     body = {
-        "data": [dump(r) for r in data] if isinstance(data, list) else dump(data),
+        "data": [dump(r) for r in data] if is_list(data) else dump(data),
         "meta": envelope.meta.model_dump(by_alias=True, exclude_none=True),
         "included": [dump(r) for r in envelope.included],
     }
@@ -145,7 +149,7 @@ def _token_file(args: argparse.Namespace, client_id: str) -> FileTokenStore:
 
 
 @contextmanager
-def make_client(args: argparse.Namespace, integration: bool) -> Iterator[BaseClient]:
+def make_client(args: argparse.Namespace, integration: bool) -> Generator[BaseClient]:
     from flexclient._clients import IntegrationClient, MarketplaceClient
 
     if args.fake:
@@ -173,19 +177,33 @@ def make_client(args: argparse.Namespace, integration: bool) -> Iterator[BaseCli
         yield MarketplaceClient(client_id, client_secret=secret, token_store=token_store, **options)
 
 
+def _is_endpoint(value: object) -> TypeIs[BoundQuery[Any, Any] | BoundCommand[Any, Any]]:
+    from flexclient._endpoint_kinds import BoundCommand, BoundQuery
+
+    return isinstance(value, BoundQuery | BoundCommand)
+
+
+def _endpoint(group: object, action: str) -> BoundQuery[Any, Any] | BoundCommand[Any, Any] | None:
+    """The endpoint `group.action` of a client, or None."""
+    from flexclient._endpoint_kinds import Group
+
+    method: object = getattr(group, action, None) if isinstance(group, Group) else None
+    return method if _is_endpoint(method) else None
+
+
 def cmd_call(args: argparse.Namespace) -> int:
-    from flexclient._endpoint_kinds import BoundCommand, BoundQuery, Group
+    from flexclient._endpoint_kinds import BoundCommand
     from flexclient._suggest import did_you_mean, endpoint_names
 
     with make_client(args, args.integration) as client:
         group_name, _, action = args.endpoint.partition(".")
-        group = getattr(client, group_name, None)
-        method = getattr(group, action, None) if isinstance(group, Group) else None
-        if not isinstance(method, BoundQuery | BoundCommand):
+        method = _endpoint(getattr(client, group_name, None), action)
+        if method is None:
             api = "Integration" if args.integration else "Marketplace"
             hint = did_you_mean(args.endpoint, endpoint_names(client))
             raise UsageError(f"the {api} API has no endpoint {args.endpoint!r}{hint}")
         params = parse_pairs(args.params)
+        res: Response[Envelope[Any]]
         if isinstance(method, BoundCommand):
             # Keys typed at a shell are checked by the API, as untyped Python code's are.
             query: Any = parse_pairs(args.query)
@@ -205,7 +223,7 @@ def cmd_call(args: argparse.Namespace) -> int:
 def _included(include: object) -> list[str]:
     """The relationships an `include=` value names at the top level, once each."""
     paths = include.split(",") if isinstance(include, str) else include
-    if not isinstance(paths, list | tuple):
+    if not is_array(paths):
         return []
     return list(dict.fromkeys(str(p).split(".")[0] for p in paths if p))
 
@@ -246,8 +264,12 @@ def cmd_fake_serve(args: argparse.Namespace) -> int:
     from flexclient.testing import DEMO_USERS, FakeMarketplace
 
     stop = threading.Event()
+
+    def stopped(signum: int, frame: object) -> None:
+        stop.set()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+        signal.signal(sig, stopped)
     with FakeMarketplace(port=args.port, seed=None if args.empty else "demo") as fake:
         exports = [
             f"export {MARKETPLACE_BASE_URL_VARS[0]}={fake.url}",
@@ -277,7 +299,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="flexclient", description=__doc__.split("\n\n")[0])
+    top = argparse.ArgumentParser(prog="flexclient", description=(__doc__ or "").split("\n\n")[0])
     top.add_argument(
         "--client-id",
         help="default: $SHARETRIBE_SDK_CLIENT_ID (or $REACT_APP_SHARETRIBE_SDK_CLIENT_ID); "

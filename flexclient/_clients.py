@@ -29,6 +29,7 @@ from flexclient._environment import (
 )
 from flexclient._errors import ParameterError, UnexpectedResponseError
 from flexclient._multipart import FileInput, ProgressCallback, upload_bar
+from flexclient._narrow import is_str
 from flexclient._options import ClientOptions, Options
 from flexclient._tokens import MemoryTokenStore, Token, TokenStore
 from flexclient._transport import UPLOAD_TIMEOUT, Timeout, Transport, check_timeout
@@ -39,6 +40,18 @@ if TYPE_CHECKING:
     from flexclient._assets import AssetRequest, AssetSet, JsonAsset
     from flexclient._events import EventFeed, FeedOptions
     from flexclient._file_transfer import FileTransfer, Offsite, UploadedFile
+
+
+def _file_id(value: object) -> uuid.UUID:
+    """A file's ID given as a UUID or its text, checked as it comes from code typed or not."""
+    if isinstance(value, str):
+        try:
+            return uuid.UUID(value)
+        except ValueError:
+            raise ParameterError("file_id", "not a UUID") from None
+    if not isinstance(value, uuid.UUID):
+        raise ParameterError("file_id", "give the file's ID, a UUID")
+    return value
 
 
 class _OtherHosts(BaseClient):
@@ -328,13 +341,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
         `attachment=True`, `file_id` is the ID of a file attachment, sent as
         `fileAttachmentId`, the key of the API reference.
         """
-        if isinstance(file_id, str):
-            try:
-                file_id = uuid.UUID(file_id)
-            except ValueError:
-                raise ParameterError("file_id", "not a UUID") from None
-        if not isinstance(file_id, uuid.UUID):
-            raise ParameterError("file_id", "give the file's ID, a UUID")
+        file_id = _file_id(file_id)
         if own and attachment:
             raise ParameterError("attachment", "own files are named by their file ID")
         from flexclient._file_transfer import attribute, save_file
@@ -454,7 +461,7 @@ class IntegrationClient(IntegrationEndpoints, _OtherHosts):
                 options["base_url"] = base_url
         if client_secret is None:
             client_secret = from_env((INTEGRATION_SECRET_VAR,), "client_secret")
-        if not isinstance(client_secret, str) or not client_secret:
+        if not is_str(client_secret) or not client_secret:
             raise ParameterError("client_secret", "the Integration API needs the client secret")
         # The Integration API limits concurrent requests; the official SDK keeps at most 10.
         options.setdefault("max_connections", 10)

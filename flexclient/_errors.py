@@ -43,6 +43,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from flexclient._json import read_json
+from flexclient._narrow import is_json_object
 
 
 class FlexError(Exception):
@@ -168,7 +169,7 @@ class ErrorEnvelope(BaseModel):
 
     model_config = ConfigDict(extra="allow", defer_build=True)
 
-    errors: list[ErrorItem] = Field(default_factory=list)
+    errors: list[ErrorItem] = Field(default_factory=list[ErrorItem])
 
 
 _BODY_SNIPPET = 500
@@ -313,10 +314,12 @@ def _oauth_error(body: str) -> tuple[str | None, str | None]:
         data = read_json(body) if body.lstrip().startswith("{") else None
     except ValueError:
         return None, None
-    if not isinstance(data, dict) or not isinstance(data.get("error"), str):
+    if not is_json_object(data):
         return None, None
-    description = data.get("error_description")
-    return data["error"], description if isinstance(description, str) else None
+    error, description = data.get("error"), data.get("error_description")
+    if not isinstance(error, str):
+        return None, None
+    return error, description if isinstance(description, str) else None
 
 
 class UnexpectedResponseError(ApiError):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from typing import Any
 
@@ -28,7 +28,7 @@ class _GcPause:
         self._restore = False
 
     @contextmanager
-    def __call__(self) -> Iterator[None]:
+    def __call__(self) -> Generator[None]:
         with self._lock:
             if self._users == 0:
                 self._restore = gc.isenabled()

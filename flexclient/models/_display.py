@@ -9,12 +9,13 @@ a to-many one as `images.count` and `images.ids`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from flexclient._extras import require
+from flexclient._narrow import is_mapping
 from flexclient._types import LatLng, Money
 from flexclient._values import display
 
@@ -38,7 +39,7 @@ def _flatten(value: Any, prefix: str, out: Record) -> None:
             _flatten(getattr(value, name), f"{prefix}.{name}", out)
         for name, extra in (value.model_extra or {}).items():
             _flatten(extra, f"{prefix}.{name}", out)
-    elif isinstance(value, Mapping) and value:
+    elif is_mapping(value) and value:
         for key, item in value.items():
             _flatten(item, f"{prefix}.{key}", out)
     else:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import Field, SerializeAsAny, model_validator
 
+from flexclient._narrow import is_mapping
 from flexclient.models._resource import Attributes, Resource, WireModel, resource_from
 
 
@@ -43,10 +43,10 @@ class EventAttributes(Attributes):
     @model_validator(mode="before")
     @classmethod
     def _typed_resource(cls, data: Any) -> Any:
-        if not isinstance(data, Mapping):
+        if not is_mapping(data):
             return data
         raw = data.get("resource")
-        if isinstance(raw, Mapping) and "id" in raw:
+        if is_mapping(raw) and "id" in raw:
             rtype = raw.get("type") or data.get("resourceType") or data.get("resource_type")
             data = {**data, "resource": resource_from({**raw, "type": rtype})}
         return data

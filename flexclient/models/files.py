@@ -34,7 +34,7 @@ class FileAttributes(Attributes):
     deleted: bool | None = None
     created_at: dt.datetime | None = None
     state_updated_at: dt.datetime | None = None
-    verification_checks: list[dict[str, Any]] = Field(default_factory=list)
+    verification_checks: list[dict[str, Any]] = Field(default_factory=list[dict[str, Any]])
     required_verification_checks: list[str] = Field(default_factory=list)
 
 

@@ -60,10 +60,10 @@ class TransactionAttributes(Attributes):
     last_transitioned_at: dt.datetime | None = None
     payin_total: Money | None = None
     payout_total: Money | None = None
-    line_items: list[LineItem] = Field(default_factory=list)
+    line_items: list[LineItem] = Field(default_factory=list[LineItem])
     protected_data: dict[str, Any] | None = None
     metadata: dict[str, Any] | None = None
-    transitions: list[TransactionTransition] = Field(default_factory=list)
+    transitions: list[TransactionTransition] = Field(default_factory=list[TransactionTransition])
 
 
 class BookingAttributes(Attributes):

@@ -49,7 +49,7 @@ class UserAttributes(Attributes):
     pending_email: str | None = None
     state: str | None = None
     stripe_connected: bool | None = None
-    identity_providers: list[dict[str, Any]] = Field(default_factory=list)
+    identity_providers: list[dict[str, Any]] = Field(default_factory=list[dict[str, Any]])
     permissions: dict[str, Any] = Field(default_factory=dict)
 
 
