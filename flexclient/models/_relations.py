@@ -20,6 +20,14 @@ if TYPE_CHECKING:
 
 R = TypeVar("R", bound="Resource")
 
+# The descriptors below answer the usual case in their own frame: the relationship resolved
+# when the response was read, to resources of exactly the declared model. Anything else (not
+# resolved, not included, None where one is required, another type) goes through the
+# resource's own checks, which say what is wrong. One Python call instead of six or more:
+# reading the author and images of 100 listings went from 0.22 to 0.07 ms (decode.py's page).
+_ABSENT: Any = object()
+_UNRESOLVED: dict[str, Any] = {}  # a resource not read from a response; never written
+
 
 class Relation(Generic[R]):
     """A relationship of a model: its wire name and the model of its resources."""
@@ -71,6 +79,9 @@ class ToOne(Relation[R]):
     def __get__(self, resource: Resource | None, owner: type) -> Self | R:
         if resource is None:
             return self
+        found: R = getattr(resource, "_resolved", _UNRESOLVED).get(self.name, _ABSENT)
+        if type(found) is self._model:
+            return found
         return resource._required(self.name, self.model())
 
 
@@ -84,6 +95,9 @@ class ToOneOrNone(Relation[R]):
     def __get__(self, resource: Resource | None, owner: type) -> Self | R | None:
         if resource is None:
             return self
+        found: R | None = getattr(resource, "_resolved", _UNRESOLVED).get(self.name, _ABSENT)
+        if found is None or type(found) is self._model:
+            return found
         return resource._one(self.name, self.model())
 
 
@@ -97,4 +111,13 @@ class ToMany(Relation[R]):
     def __get__(self, resource: Resource | None, owner: type) -> Self | list[R]:
         if resource is None:
             return self
+        # Declared as what the usual case holds; the type() checks are what decide.
+        found: list[R] | None = getattr(resource, "_resolved", _UNRESOLVED).get(self.name)
+        if type(found) is list:
+            model = self._model
+            for item in found:
+                if type(item) is not model:
+                    break
+            else:
+                return list(found)  # the caller's own list
         return resource._many(self.name, self.model())

@@ -12,7 +12,7 @@ import builtins
 import copy
 import importlib
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -340,46 +340,94 @@ def attach(primary: list[Resource], included: list[Resource]) -> None:
     """
     # Keyed by the UUID's int: hashing an int is done in C, hashing a UUID calls Python.
     by_key: dict[tuple[str, int], Resource] = {(r.type, r.id.int): r for r in included}
+    # The included resources no reference has reached yet: the reference that takes one out
+    # of here is the first to reach it, in the lookup that finds it (no set of ids beside).
+    unseen = by_key.copy()
+    twice = len(unseen) < len(included)  # a resource twice: the index has the last of each
     for r in primary:
         by_key.setdefault((r.type, r.id.int), r)
-    find = by_key.get
-    # object.__setattr__: pydantic's own __setattr__ is Python, and this runs for every resource.
-    link = object.__setattr__
-
     # Breadth first from the data, so that each resource gets the shortest include path that
     # reaches it (for error messages); included resources nothing refers to come last, at ().
-    seen: set[int] = set()
-    for start in (primary, included):
-        frontier = [r for r in start if id(r) not in seen]
+    paths: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {}
+    _spread(primary, by_key.get, unseen.pop, paths)
+    rest = _unreached(included, by_key, unseen) if twice else list(unseen.values())
+    unseen.clear()
+    _spread(rest, by_key.get, unseen.pop, paths)
+
+
+def _unreached(
+    included: list[Resource],
+    by_key: dict[tuple[str, int], Resource],
+    unseen: dict[tuple[str, int], Resource],
+) -> list[Resource]:
+    """The included resources no reference reached, the shadowed ones of a repeated key too."""
+    rest: list[Resource] = []
+    for r in included:
+        key = (r.type, r.id.int)
+        if unseen.get(key) is r or by_key[key] is not r:
+            rest.append(r)
+    return rest
+
+
+def _spread(
+    start: list[Resource],
+    find: Callable[[tuple[str, int]], Resource | None],
+    take: Callable[[tuple[str, int], None], Resource | None],
+    paths: dict[tuple[tuple[str, ...], str], tuple[str, ...]],
+) -> None:
+    """Resolve the relationships of `start`, at include path (), then of what they reach."""
+    # object.__setattr__: pydantic's own __setattr__ is Python, and this runs for every resource.
+    link = object.__setattr__
+    for res in start:
+        link(res, "_path", ())
+    frontier = start
+    while frontier:
+        reached: list[Resource] = []
         for res in frontier:
-            seen.add(id(res))
-            link(res, "_path", ())
-        while frontier:
-            reached: list[Resource] = []
-            for res in frontier:
-                if not res.relationships:  # most included resources (images) refer to nothing
-                    link(res, "_resolved", _NO_LINKS)
-                    continue
-                path = res._path
-                resolved: dict[str, Any] = {}
-                for name, rel in res.relationships.items():
-                    data = rel.data
-                    if data is None:
-                        resolved[name] = None
+            rels = res.relationships
+            if not rels:  # most included resources (images) refer to nothing
+                link(res, "_resolved", _NO_LINKS)
+                continue
+            path: tuple[str, ...] = res._path
+            resolved: dict[str, Any] = {}
+            for name, rel in rels.items():
+                data = rel.data
+                if data is None:
+                    resolved[name] = None
+                elif isinstance(data, list):
+                    found: list[Any] = []
+                    sub = None
+                    for ref in data:
+                        key = (ref.type, ref.id.int)
+                        item = take(key, None)
+                        if item is None:
+                            found.append(find(key) or _Missing(ref))
+                            continue
+                        sub = sub or _sub_path(paths, path, name)
+                        link(item, "_path", sub)
+                        reached.append(item)
+                        found.append(item)
+                    resolved[name] = found
+                else:
+                    key = (data.type, data.id.int)
+                    one = take(key, None)
+                    if one is None:
+                        resolved[name] = find(key) or _Missing(data)
                         continue
-                    if isinstance(data, list):
-                        found = [find((ref.type, ref.id.int)) or _Missing(ref) for ref in data]
-                        resolved[name] = found
-                    else:
-                        one = find((data.type, data.id.int)) or _Missing(data)
-                        resolved[name] = one
-                        found = [one]
-                    for item in found:
-                        # Not isinstance(item, Resource): pydantic's ABC metaclass makes that
-                        # a Python call, and this runs for every reference.
-                        if not isinstance(item, _Missing) and id(item) not in seen:
-                            seen.add(id(item))
-                            link(item, "_path", (*path, name))
-                            reached.append(item)
-                link(res, "_resolved", resolved)
-            frontier = reached
+                    link(one, "_path", _sub_path(paths, path, name))
+                    reached.append(one)
+                    resolved[name] = one
+            link(res, "_resolved", resolved)
+        frontier = reached
+
+
+def _sub_path(
+    paths: dict[tuple[tuple[str, ...], str], tuple[str, ...]], path: tuple[str, ...], name: str
+) -> tuple[str, ...]:
+    # One tuple for every resource reached the same way (the authors of a page all share
+    # ("author",)): fewer objects made, and fewer for the collector's pass.
+    key = (path, name)
+    sub = paths.get(key)
+    if sub is None:
+        sub = paths[key] = (*path, name)
+    return sub
