@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -68,7 +68,7 @@ class AssetReferenceError(FlexError, LookupError):
 class ImageAssetVariant(BaseModel):
     """One size of an image asset: `url`, `width`, `height`."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", frozen=True)
 
     url: str
     width: int | None = None
@@ -78,7 +78,7 @@ class ImageAssetVariant(BaseModel):
 class ImageAssetAttributes(BaseModel):
     """An image asset's `asset_path` and its `variants` by name."""
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="allow", frozen=True, alias_generator=to_camel, populate_by_name=True
     )
 
@@ -93,7 +93,7 @@ class ImageAsset(BaseModel):
     >>> logo.attributes.variants["scaled"].url  # doctest: +SKIP
     """
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", frozen=True)
 
     id: str
     type: Literal["imageAsset"] = "imageAsset"
@@ -103,7 +103,7 @@ class ImageAsset(BaseModel):
 class AssetResource(BaseModel):
     """An included asset of a type this version does not model; its attributes as sent."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", frozen=True)
 
     id: str
     type: str

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -140,7 +140,7 @@ class ErrorSource(BaseModel):
     """Where in the request an error was found, e.g. `path=["body", "title"]`."""
 
     # Built when an error body is first read, not at import.
-    model_config = ConfigDict(extra="allow", defer_build=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", defer_build=True)
 
     path: list[str] = Field(default_factory=list)
     type: str | None = None
@@ -153,7 +153,7 @@ class ErrorItem(BaseModel):
     not make decisions on it. Decide on `status` and `code`.
     """
 
-    model_config = ConfigDict(extra="allow", defer_build=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", defer_build=True)
 
     id: uuid.UUID | None = None
     status: int | None = None
@@ -167,7 +167,7 @@ class ErrorItem(BaseModel):
 class ErrorEnvelope(BaseModel):
     """The body of an error response: `{"errors": [...]}`."""
 
-    model_config = ConfigDict(extra="allow", defer_build=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", defer_build=True)
 
     errors: list[ErrorItem] = Field(default_factory=list[ErrorItem])
 
