@@ -1,14 +1,15 @@
 """Relationships declared on a model: one line each, typed, resolved against `included`.
 
     class Listing(Resource):
-        author = ToOne[User]("author")              # a User; the API always sends one
-        current_stock = ToOneOrNone[Stock]("currentStock")   # a Stock or None
-        images = ToMany[Image]("images")            # a list of Image
+        author: ClassVar[ToOne[User]] = ToOne("author")     # a User; the API always sends one
+        current_stock: ClassVar[ToOneOrNone[Stock]] = ToOneOrNone("currentStock")  # or None
+        images: ClassVar[ToMany[Image]] = ToMany("images")  # a list of Image
 
-The type argument is the model of the related resources (a string names a model defined in
-another module, for models that refer to each other); the argument is the relationship's
-wire name. Reading the attribute resolves it as `Resource.related` does, and a model's
-declared names are what `related()` checks a name against.
+The annotation's type argument is the model of the related resources, looked up by name when
+first needed, so a model module imports the models it refers to for the type checkers only
+(a module of models is imported when a resource of its types is first read); the argument is
+the relationship's wire name. Reading the attribute resolves it as `Resource.related` does,
+and a model's declared names are what `related()` checks a name against.
 """
 
 from __future__ import annotations
@@ -35,9 +36,20 @@ class Relation(Generic[R]):
     def __init__(self, name: str) -> None:
         self.name = name
         self._model: type[Any] | None = None
+        self.target: object = None  # the declared model, or its name
 
     def __set_name__(self, owner: type, attr: str) -> None:
         self.attr = attr
+        # `ClassVar[ToOne[User]]`, a string under `from __future__ import annotations`: the
+        # model's name, innermost. (`ToOne[User]("author")`, the subscripted constructor, is
+        # read from its `__orig_class__` instead.)
+        hint: object = vars(owner).get("__annotations__", {}).get(attr)
+        if isinstance(hint, str):
+            name = hint[hint.rfind("[") + 1 : hint.find("]")].strip("\"' ")
+            self.target = name or None
+        elif hint is not None:  # the annotation itself, without `from __future__ import ...`
+            inner = get_args(get_args(hint)[0]) if get_args(hint) else ()
+            self.target = inner[0] if inner else None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}: {self.model().__name__}>"
@@ -53,9 +65,11 @@ def _resolve(relation: Relation[Any]) -> type[Any]:
     from flexclient.models._resource import Resource, registered_models
 
     args = get_args(getattr(relation, "__orig_class__", None))
-    target = args[0] if args else Resource
+    target: object = args[0] if args else relation.target or Resource
     if isinstance(target, ForwardRef):
-        name = target.__forward_arg__
+        target = target.__forward_arg__
+    if isinstance(target, str):
+        name = target
         named = {m.__name__: m for m in registered_models()}
         if name in named:
             return named[name]

@@ -11,8 +11,8 @@ from flexclient.models._relations import ToOne
 from flexclient.models._resource import Attributes, Resource
 
 if TYPE_CHECKING:
-    # Models named in string type arguments (`ToOne["Transaction"]`): they refer back here.
-    from flexclient.models.listings import OwnListing  # noqa: F401
+    # Models of the relationships, for the checkers: at run time each is looked up by name.
+    from flexclient.models.listings import OwnListing
 
 
 class TimeSlotAttributes(Attributes):
@@ -45,4 +45,4 @@ class AvailabilityException(Resource):
         default_factory=AvailabilityExceptionAttributes
     )
 
-    own_listing = ToOne["OwnListing"]("ownListing")
+    own_listing: ClassVar[ToOne[OwnListing]] = ToOne("ownListing")

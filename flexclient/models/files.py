@@ -15,12 +15,13 @@ from pydantic import Field
 
 from flexclient.models._relations import ToOne, ToOneOrNone
 from flexclient.models._resource import Attributes, Resource
-from flexclient.models.marketplace import Marketplace
-from flexclient.models.users import User
 
 if TYPE_CHECKING:
-    # Models named in string type arguments (`ToOne["Transaction"]`): they refer back here.
-    from flexclient.models.messages import Message  # noqa: F401
+    from flexclient.models.marketplace import Marketplace
+
+    # Models of the relationships, for the checkers: at run time each is looked up by name.
+    from flexclient.models.messages import Message
+    from flexclient.models.users import User
 
 
 class FileAttributes(Attributes):
@@ -45,8 +46,8 @@ class File(Resource):
     resource_type: ClassVar[str | None] = "file"
     attributes: FileAttributes = Field(default_factory=FileAttributes)
 
-    owner = ToOne[User]("owner")
-    marketplace = ToOne[Marketplace]("marketplace")
+    owner: ClassVar[ToOne[User]] = ToOne("owner")
+    marketplace: ClassVar[ToOne[Marketplace]] = ToOne("marketplace")
 
 
 class OwnFileAttributes(Attributes):
@@ -79,8 +80,8 @@ class FileAttachment(Resource):
     resource_type: ClassVar[str | None] = "fileAttachment"
     attributes: FileAttachmentAttributes = Field(default_factory=FileAttachmentAttributes)
 
-    file = ToOne[File]("file")
-    message = ToOneOrNone["Message"]("message")
+    file: ClassVar[ToOne[File]] = ToOne("file")
+    message: ClassVar[ToOneOrNone[Message]] = ToOneOrNone("message")
 
 
 class FileUploadAttributes(Attributes):

@@ -10,14 +10,14 @@ from pydantic import Field
 from flexclient._types import LatLng, Money
 from flexclient.models._relations import ToMany, ToOne, ToOneOrNone
 from flexclient.models._resource import Attributes, Resource
-from flexclient.models.images import Image
-from flexclient.models.marketplace import Marketplace
-from flexclient.models.stock import Stock
-from flexclient.models.users import User
 
 if TYPE_CHECKING:
-    # Models named in string type arguments (`ToOne["Transaction"]`): they refer back here.
-    from flexclient.models.files import FileAttachment  # noqa: F401
+    # Models of the relationships, for the checkers: at run time each is looked up by name.
+    from flexclient.models.files import FileAttachment
+    from flexclient.models.images import Image
+    from flexclient.models.marketplace import Marketplace
+    from flexclient.models.stock import Stock
+    from flexclient.models.users import User
 
 
 class ListingAttributes(Attributes):
@@ -52,10 +52,10 @@ class Listing(Resource):
     resource_type: ClassVar[str | None] = "listing"
     attributes: ListingAttributes = Field(default_factory=ListingAttributes)
 
-    author = ToOne[User]("author")
-    images = ToMany[Image]("images")
-    current_stock = ToOneOrNone[Stock]("currentStock")
-    marketplace = ToOne[Marketplace]("marketplace")
+    author: ClassVar[ToOne[User]] = ToOne("author")
+    images: ClassVar[ToMany[Image]] = ToMany("images")
+    current_stock: ClassVar[ToOneOrNone[Stock]] = ToOneOrNone("currentStock")
+    marketplace: ClassVar[ToOne[Marketplace]] = ToOne("marketplace")
 
 
 class OwnListing(Listing):
@@ -64,4 +64,6 @@ class OwnListing(Listing):
 
     resource_type: ClassVar[str | None] = "ownListing"
 
-    protected_file_attachments = ToMany["FileAttachment"]("protectedFileAttachments")
+    protected_file_attachments: ClassVar[ToMany[FileAttachment]] = ToMany(
+        "protectedFileAttachments"
+    )

@@ -9,12 +9,12 @@ from pydantic import Field
 
 from flexclient.models._relations import ToMany, ToOne
 from flexclient.models._resource import Attributes, Resource
-from flexclient.models.users import User
 
 if TYPE_CHECKING:
-    # Models named in string type arguments (`ToOne["Transaction"]`): they refer back here.
-    from flexclient.models.files import FileAttachment  # noqa: F401
-    from flexclient.models.transactions import Transaction  # noqa: F401
+    # Models of the relationships, for the checkers: at run time each is looked up by name.
+    from flexclient.models.files import FileAttachment
+    from flexclient.models.transactions import Transaction
+    from flexclient.models.users import User
 
 
 class MessageAttributes(Attributes):
@@ -30,6 +30,6 @@ class Message(Resource):
     resource_type: ClassVar[str | None] = "message"
     attributes: MessageAttributes = Field(default_factory=MessageAttributes)
 
-    sender = ToOne[User]("sender")
-    transaction = ToOne["Transaction"]("transaction")
-    public_file_attachments = ToMany["FileAttachment"]("publicFileAttachments")
+    sender: ClassVar[ToOne[User]] = ToOne("sender")
+    transaction: ClassVar[ToOne[Transaction]] = ToOne("transaction")
+    public_file_attachments: ClassVar[ToMany[FileAttachment]] = ToMany("publicFileAttachments")

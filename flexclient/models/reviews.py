@@ -9,12 +9,13 @@ from pydantic import Field
 
 from flexclient.models._relations import ToOne
 from flexclient.models._resource import Attributes, Resource
-from flexclient.models.listings import Listing
-from flexclient.models.users import User
 
 if TYPE_CHECKING:
-    # Models named in string type arguments (`ToOne["Transaction"]`): they refer back here.
-    from flexclient.models.transactions import Transaction  # noqa: F401
+    from flexclient.models.listings import Listing
+
+    # Models of the relationships, for the checkers: at run time each is looked up by name.
+    from flexclient.models.transactions import Transaction
+    from flexclient.models.users import User
 
 
 class ReviewAttributes(Attributes):
@@ -34,7 +35,7 @@ class Review(Resource):
     resource_type: ClassVar[str | None] = "review"
     attributes: ReviewAttributes = Field(default_factory=ReviewAttributes)
 
-    author = ToOne[User]("author")
-    subject = ToOne[User]("subject")
-    listing = ToOne[Listing]("listing")
-    transaction = ToOne["Transaction"]("transaction")
+    author: ClassVar[ToOne[User]] = ToOne("author")
+    subject: ClassVar[ToOne[User]] = ToOne("subject")
+    listing: ClassVar[ToOne[Listing]] = ToOne("listing")
+    transaction: ClassVar[ToOne[Transaction]] = ToOne("transaction")

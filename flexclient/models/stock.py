@@ -11,9 +11,9 @@ from flexclient.models._relations import ToMany, ToOne, ToOneOrNone
 from flexclient.models._resource import Attributes, Resource
 
 if TYPE_CHECKING:
-    # Models named in string type arguments (`ToOne["Transaction"]`): they refer back here.
-    from flexclient.models.listings import Listing, OwnListing  # noqa: F401
-    from flexclient.models.transactions import Transaction  # noqa: F401
+    # Models of the relationships, for the checkers: at run time each is looked up by name.
+    from flexclient.models.listings import Listing, OwnListing
+    from flexclient.models.transactions import Transaction
 
 
 class StockAttributes(Attributes):
@@ -38,8 +38,8 @@ class StockAdjustment(Resource):
     resource_type: ClassVar[str | None] = "stockAdjustment"
     attributes: StockAdjustmentAttributes = Field(default_factory=StockAdjustmentAttributes)
 
-    own_listing = ToOne["OwnListing"]("ownListing")
-    stock_reservation = ToOneOrNone["StockReservation"]("stockReservation")
+    own_listing: ClassVar[ToOne[OwnListing]] = ToOne("ownListing")
+    stock_reservation: ClassVar[ToOneOrNone[StockReservation]] = ToOneOrNone("stockReservation")
 
 
 class StockReservationAttributes(Attributes):
@@ -55,6 +55,6 @@ class StockReservation(Resource):
     resource_type: ClassVar[str | None] = "stockReservation"
     attributes: StockReservationAttributes = Field(default_factory=StockReservationAttributes)
 
-    listing = ToOne["Listing"]("listing")
-    transaction = ToOneOrNone["Transaction"]("transaction")
-    stock_adjustments = ToMany[StockAdjustment]("stockAdjustments")
+    listing: ClassVar[ToOne[Listing]] = ToOne("listing")
+    transaction: ClassVar[ToOneOrNone[Transaction]] = ToOneOrNone("transaction")
+    stock_adjustments: ClassVar[ToMany[StockAdjustment]] = ToMany("stockAdjustments")

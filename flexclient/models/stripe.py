@@ -98,4 +98,6 @@ class StripeCustomer(Resource):
     resource_type: ClassVar[str | None] = "stripeCustomer"
     attributes: StripeCustomerAttributes = Field(default_factory=StripeCustomerAttributes)
 
-    default_payment_method = ToOneOrNone[StripePaymentMethod]("defaultPaymentMethod")
+    default_payment_method: ClassVar[ToOneOrNone[StripePaymentMethod]] = ToOneOrNone(
+        "defaultPaymentMethod"
+    )

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 
 from flexclient._types import Money
 from flexclient.models._relations import ToMany, ToOne, ToOneOrNone
 from flexclient.models._resource import Attributes, Resource, WireModel
-from flexclient.models.listings import Listing
-from flexclient.models.marketplace import Marketplace
-from flexclient.models.messages import Message
-from flexclient.models.reviews import Review
-from flexclient.models.stock import StockReservation
-from flexclient.models.users import User
+
+if TYPE_CHECKING:
+    # Models of the relationships, for the checkers: at run time each is looked up by name.
+    from flexclient.models.listings import Listing
+    from flexclient.models.marketplace import Marketplace
+    from flexclient.models.messages import Message
+    from flexclient.models.reviews import Review
+    from flexclient.models.stock import StockReservation
+    from flexclient.models.users import User
 
 
 class LineItem(WireModel):
@@ -83,7 +86,7 @@ class Booking(Resource):
     resource_type: ClassVar[str | None] = "booking"
     attributes: BookingAttributes = Field(default_factory=BookingAttributes)
 
-    transaction = ToOne["Transaction"]("transaction")
+    transaction: ClassVar[ToOne[Transaction]] = ToOne("transaction")
 
 
 class Transaction(Resource):
@@ -92,14 +95,14 @@ class Transaction(Resource):
     resource_type: ClassVar[str | None] = "transaction"
     attributes: TransactionAttributes = Field(default_factory=TransactionAttributes)
 
-    listing = ToOne[Listing]("listing")
-    provider = ToOne[User]("provider")
-    customer = ToOne[User]("customer")
-    booking = ToOneOrNone[Booking]("booking")
-    stock_reservation = ToOneOrNone[StockReservation]("stockReservation")
-    reviews = ToMany[Review]("reviews")
-    messages = ToMany[Message]("messages")
-    marketplace = ToOne[Marketplace]("marketplace")
+    listing: ClassVar[ToOne[Listing]] = ToOne("listing")
+    provider: ClassVar[ToOne[User]] = ToOne("provider")
+    customer: ClassVar[ToOne[User]] = ToOne("customer")
+    booking: ClassVar[ToOneOrNone[Booking]] = ToOneOrNone("booking")
+    stock_reservation: ClassVar[ToOneOrNone[StockReservation]] = ToOneOrNone("stockReservation")
+    reviews: ClassVar[ToMany[Review]] = ToMany("reviews")
+    messages: ClassVar[ToMany[Message]] = ToMany("messages")
+    marketplace: ClassVar[ToOne[Marketplace]] = ToOne("marketplace")
 
 
 class ProcessTransitionAttributes(Attributes):

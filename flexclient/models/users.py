@@ -9,13 +9,13 @@ from pydantic import Field
 
 from flexclient.models._relations import ToMany, ToOne, ToOneOrNone
 from flexclient.models._resource import Attributes, Resource, WireModel
-from flexclient.models.images import Image
-from flexclient.models.marketplace import Marketplace
 
 if TYPE_CHECKING:
-    # Models named in string type arguments (`ToOne["Transaction"]`): they refer back here.
-    from flexclient.models.files import FileAttachment  # noqa: F401
-    from flexclient.models.stripe import StripeAccount, StripeCustomer  # noqa: F401
+    # Models of the relationships, for the checkers: at run time each is looked up by name.
+    from flexclient.models.files import FileAttachment
+    from flexclient.models.images import Image
+    from flexclient.models.marketplace import Marketplace
+    from flexclient.models.stripe import StripeAccount, StripeCustomer
 
 
 class UserProfile(WireModel):
@@ -75,10 +75,10 @@ class User(Resource):
     resource_type: ClassVar[str | None] = "user"
     attributes: UserAttributes = Field(default_factory=UserAttributes)
 
-    profile_image = ToOneOrNone[Image]("profileImage")
-    marketplace = ToOne[Marketplace]("marketplace")
-    stripe_account = ToOneOrNone["StripeAccount"]("stripeAccount")
-    effective_permission_set = ToOne[PermissionSet]("effectivePermissionSet")
+    profile_image: ClassVar[ToOneOrNone[Image]] = ToOneOrNone("profileImage")
+    marketplace: ClassVar[ToOne[Marketplace]] = ToOne("marketplace")
+    stripe_account: ClassVar[ToOneOrNone[StripeAccount]] = ToOneOrNone("stripeAccount")
+    effective_permission_set: ClassVar[ToOne[PermissionSet]] = ToOne("effectivePermissionSet")
 
 
 class CurrentUserAttributes(UserAttributes):
@@ -94,8 +94,8 @@ class CurrentUser(User):
     resource_type: ClassVar[str | None] = "currentUser"
     attributes: CurrentUserAttributes = Field(default_factory=CurrentUserAttributes)
 
-    stripe_customer = ToOneOrNone["StripeCustomer"]("stripeCustomer")
-    private_file_attachments = ToMany["FileAttachment"]("privateFileAttachments")
+    stripe_customer: ClassVar[ToOneOrNone[StripeCustomer]] = ToOneOrNone("stripeCustomer")
+    private_file_attachments: ClassVar[ToMany[FileAttachment]] = ToMany("privateFileAttachments")
 
 
 class PasswordReset(Resource):
