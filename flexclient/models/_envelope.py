@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import (
     BaseModel,
@@ -17,6 +17,7 @@ from pydantic import (
 )
 from pydantic_core import CoreSchema, ErrorDetails, PydanticCustomError, core_schema
 
+from flexclient._narrow import is_list
 from flexclient.models._display import dataframe, html_table, record
 from flexclient.models._resource import (
     WIRE_CONFIG,
@@ -36,7 +37,7 @@ class Meta(BaseModel):
     are kept.
     """
 
-    model_config = WIRE_CONFIG
+    model_config: ClassVar[ConfigDict] = WIRE_CONFIG
 
     total_items: int | None = None
     total_pages: int | None = None
@@ -57,16 +58,17 @@ class Envelope(BaseModel, Generic[D]):
     'Jane D'
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
 
     data: D
     meta: Meta = Field(default_factory=Meta)
     # SerializeAsAny: dump each resource as its own type (User, Image...), not as the base.
-    included: list[SerializeAsAny[Resource]] = Field(default_factory=list)
+    included: list[SerializeAsAny[Resource]] = Field(default_factory=list[Resource])
 
     def resources(self) -> list[Resource]:
         """The resources of `data`, as a list also for show endpoints."""
-        items = self.data if isinstance(self.data, list) else [self.data]
+        data: object = self.data
+        items = data if is_list(data) else [data]
         return [r for r in items if isinstance(r, Resource)]
 
     def to_records(self, relationships: Sequence[str] = ()) -> list[dict[str, Any]]:
@@ -225,9 +227,12 @@ def _error(errors: list[ErrorDetails]) -> EnvelopeError:
 def _envelope(body: dict[str, Any]) -> Envelope[Any]:
     # Built without validation: the body's validator has just checked every part (and so
     # the envelope's own validator is built only if a program validates one itself).
-    included = body.get("included") or []
-    meta = body.get("meta") or Meta.model_construct()
-    envelope = Envelope.model_construct(data=body["data"], meta=meta, included=included)
+    included: list[Resource] = body.get("included") or []
+    meta: Meta = body.get("meta") or Meta.model_construct()
+    # Unparametrized at run time, as every envelope is: `data` is what the body held.
+    envelope: Envelope[Any] = Envelope.model_construct(  # pyright: ignore[reportUnknownVariableType]
+        data=body["data"], meta=meta, included=included
+    )
     attach(envelope.resources(), envelope.included)
     return envelope
 

@@ -31,7 +31,10 @@ _UNRESOLVED: dict[str, Any] = {}  # a resource not read from a response; never w
 
 
 class Relation(Generic[R]):
-    """A relationship of a model: its wire name and the model of its resources."""
+    """A relationship of a model: its wire name and the model of its resources.
+
+    The descriptors call the resource's own protected checks (`_required`, `_one`, `_many`):
+    they are the resource's declared relationships, the checks' only other callers."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -96,7 +99,7 @@ class ToOne(Relation[R]):
         found: R = getattr(resource, "_resolved", _UNRESOLVED).get(self.name, _ABSENT)
         if type(found) is self._model:
             return found
-        return resource._required(self.name, self.model())
+        return resource._required(self.name, self.model())  # pyright: ignore[reportPrivateUsage]
 
 
 class ToOneOrNone(Relation[R]):
@@ -112,7 +115,7 @@ class ToOneOrNone(Relation[R]):
         found: R | None = getattr(resource, "_resolved", _UNRESOLVED).get(self.name, _ABSENT)
         if found is None or type(found) is self._model:
             return found
-        return resource._one(self.name, self.model())
+        return resource._one(self.name, self.model())  # pyright: ignore[reportPrivateUsage]
 
 
 class ToMany(Relation[R]):
@@ -134,4 +137,4 @@ class ToMany(Relation[R]):
                     break
             else:
                 return list(found)  # the caller's own list
-        return resource._many(self.name, self.model())
+        return resource._many(self.name, self.model())  # pyright: ignore[reportPrivateUsage]

@@ -13,12 +13,13 @@ import copy
 import importlib
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from flexclient._errors import ParameterError, RelationshipNotIncludedError, RelationshipTypeError
+from flexclient._narrow import is_list
 from flexclient.models._display import html_fields, record, short_repr
 from flexclient.models._relations import Relation
 
@@ -38,13 +39,13 @@ WIRE_CONFIG = ConfigDict(
 class WireModel(BaseModel):
     """Base of the attribute models: camelCase aliases, unknown keys kept."""
 
-    model_config = WIRE_CONFIG
+    model_config: ClassVar[ConfigDict] = WIRE_CONFIG
 
 
 class Ref(BaseModel):
     """A reference to a resource: `{id, type}`, exactly as the API sent it."""
 
-    model_config = ConfigDict(extra="allow", frozen=True, defer_build=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", frozen=True, defer_build=True)
 
     id: uuid.UUID
     type: str
@@ -53,7 +54,7 @@ class Ref(BaseModel):
 class Relationship(BaseModel):
     """One relationship: `data` is a reference, a list of references, or None."""
 
-    model_config = ConfigDict(extra="allow", defer_build=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", defer_build=True)
 
     # Tried in order (a list, else one reference): pydantic's default "smart" union tries
     # every member on every value, and there is one of these for every relationship.
@@ -92,7 +93,9 @@ class Resource(BaseModel):
     'Jane D'
     """
 
-    model_config = ConfigDict(extra="allow", ignored_types=(Relation,), defer_build=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(
+        extra="allow", ignored_types=(Relation,), defer_build=True
+    )
     resource_type: ClassVar[str | None] = None
     # The wire names of the relationships a typed model declares (None: a resource of a type
     # this client has no model for, whose relationships are not known in advance).
@@ -195,7 +198,7 @@ class Resource(BaseModel):
             self._check_relationship_name(name)
             raise RelationshipNotIncludedError(self._include_path(name))
         missing = resolved if isinstance(resolved, _Missing) else None
-        if isinstance(resolved, list):
+        if is_list(resolved):
             for item in resolved:
                 if isinstance(item, _Missing):
                     missing = item
@@ -205,8 +208,8 @@ class Resource(BaseModel):
             ref = missing.ref
             detail = f"{ref.type} {ref.id} is not in `included`"
             raise RelationshipNotIncludedError(self._include_path(name), detail)
-        found: Resource | list[Resource] | None = resolved
-        return found
+        # What attach() resolved: a resource, a list of them, or None (no _Missing is left).
+        return cast("Resource | list[Resource] | None", resolved)
 
     def _check_relationship_name(self, name: str) -> None:
         """A ParameterError unless the model declares `name` or the response sent it."""
@@ -388,7 +391,7 @@ def _spread(
             if not rels:  # most included resources (images) refer to nothing
                 link(res, "_resolved", _NO_LINKS)
                 continue
-            path: tuple[str, ...] = res._path
+            path: tuple[str, ...] = res._path  # pyright: ignore[reportPrivateUsage]  # set above
             resolved: dict[str, Any] = {}
             for name, rel in rels.items():
                 data = rel.data
