@@ -58,6 +58,7 @@ from flexclient._wire import (
     FORMATS,
     JSON,
     WireDecodeError,
+    WireFormat,
     format_for_content_type,
 )
 from flexclient.models import Envelope, Resource
@@ -184,7 +185,7 @@ class BaseClient(ABC):
         parent: Transport | None,
     ) -> None:
         self.options = options
-        self.wire_format = FORMATS[options.wire_format]
+        self.wire_format: WireFormat = FORMATS[options.wire_format]
         self.token_store: TokenStore = (
             token_store if token_store is not None else MemoryTokenStore()
         )

@@ -192,7 +192,7 @@ class CookieTokenStore:
         domain: str | None = None,
         same_site: Literal["Lax", "Strict", "None"] | None = None,
     ) -> None:
-        self.name = cookie_name(client_id)
+        self.name: str = cookie_name(client_id)
         if cookies is not None and not is_mapping(cookies):
             raise ParameterError("cookies", "give the request's cookies as a mapping")
         if not is_whole(max_age, 1):
@@ -209,7 +209,7 @@ class CookieTokenStore:
             )
         self._cookies: Mapping[str, str] = cookies if cookies is not None else {}
         self._set_cookie = set_cookie
-        self.secure = bool(secure)
+        self.secure: bool = bool(secure)
         self.max_age = max_age
         self.path = path
         self.domain = domain

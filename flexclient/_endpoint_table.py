@@ -15,11 +15,12 @@ the API's list of endpoints, and that its kinds agree with the TypedDicts' requi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from flexclient._endpoint_kinds import (
     Command,
     Group,
+    GroupSlot,
     ListQuery,
     Query,
     RequiredCommand,
@@ -438,33 +439,47 @@ class MarketplaceFiles(Group):
 class MarketplaceEndpoints:
     """Every group of the Marketplace API, as client attributes."""
 
-    marketplace = group(MarketplaceMarketplace)
-    users = group(MarketplaceUsers)
-    current_user = group(MarketplaceCurrentUser)
-    password_reset = group(MarketplacePasswordReset)
-    listings = group(MarketplaceListings)
-    own_listings = group(MarketplaceOwnListings)
-    availability_exceptions = group(MarketplaceAvailabilityExceptions)
-    images = group(MarketplaceImages)
-    transactions = group(MarketplaceTransactions)
-    process_transitions = group(MarketplaceProcessTransitions)
-    bookings = group(MarketplaceBookings)
-    messages = group(MarketplaceMessages)
-    reviews = group(MarketplaceReviews)
-    timeslots = group(MarketplaceTimeslots)
-    stripe_account = group(MarketplaceStripeAccount)
-    stripe_account_links = group(MarketplaceStripeAccountLinks)
-    stripe_persons = group(MarketplaceStripePersons)
-    stripe_setup_intents = group(MarketplaceStripeSetupIntents)
-    stripe_customer = group(MarketplaceStripeCustomer)
-    stock_adjustments = group(MarketplaceStockAdjustments)
-    stock = group(MarketplaceStock)
-    sitemap_data = group(MarketplaceSitemapData)
-    own_files = group(MarketplaceOwnFiles)
-    file_uploads = group(MarketplaceFileUploads)
-    own_file_downloads = group(MarketplaceOwnFileDownloads)
-    file_downloads = group(MarketplaceFileDownloads)
-    files = group(MarketplaceFiles)
+    marketplace: ClassVar[GroupSlot[MarketplaceMarketplace]] = group(MarketplaceMarketplace)
+    users: ClassVar[GroupSlot[MarketplaceUsers]] = group(MarketplaceUsers)
+    current_user: ClassVar[GroupSlot[MarketplaceCurrentUser]] = group(MarketplaceCurrentUser)
+    password_reset: ClassVar[GroupSlot[MarketplacePasswordReset]] = group(MarketplacePasswordReset)
+    listings: ClassVar[GroupSlot[MarketplaceListings]] = group(MarketplaceListings)
+    own_listings: ClassVar[GroupSlot[MarketplaceOwnListings]] = group(MarketplaceOwnListings)
+    availability_exceptions: ClassVar[GroupSlot[MarketplaceAvailabilityExceptions]] = group(
+        MarketplaceAvailabilityExceptions
+    )
+    images: ClassVar[GroupSlot[MarketplaceImages]] = group(MarketplaceImages)
+    transactions: ClassVar[GroupSlot[MarketplaceTransactions]] = group(MarketplaceTransactions)
+    process_transitions: ClassVar[GroupSlot[MarketplaceProcessTransitions]] = group(
+        MarketplaceProcessTransitions
+    )
+    bookings: ClassVar[GroupSlot[MarketplaceBookings]] = group(MarketplaceBookings)
+    messages: ClassVar[GroupSlot[MarketplaceMessages]] = group(MarketplaceMessages)
+    reviews: ClassVar[GroupSlot[MarketplaceReviews]] = group(MarketplaceReviews)
+    timeslots: ClassVar[GroupSlot[MarketplaceTimeslots]] = group(MarketplaceTimeslots)
+    stripe_account: ClassVar[GroupSlot[MarketplaceStripeAccount]] = group(MarketplaceStripeAccount)
+    stripe_account_links: ClassVar[GroupSlot[MarketplaceStripeAccountLinks]] = group(
+        MarketplaceStripeAccountLinks
+    )
+    stripe_persons: ClassVar[GroupSlot[MarketplaceStripePersons]] = group(MarketplaceStripePersons)
+    stripe_setup_intents: ClassVar[GroupSlot[MarketplaceStripeSetupIntents]] = group(
+        MarketplaceStripeSetupIntents
+    )
+    stripe_customer: ClassVar[GroupSlot[MarketplaceStripeCustomer]] = group(
+        MarketplaceStripeCustomer
+    )
+    stock_adjustments: ClassVar[GroupSlot[MarketplaceStockAdjustments]] = group(
+        MarketplaceStockAdjustments
+    )
+    stock: ClassVar[GroupSlot[MarketplaceStock]] = group(MarketplaceStock)
+    sitemap_data: ClassVar[GroupSlot[MarketplaceSitemapData]] = group(MarketplaceSitemapData)
+    own_files: ClassVar[GroupSlot[MarketplaceOwnFiles]] = group(MarketplaceOwnFiles)
+    file_uploads: ClassVar[GroupSlot[MarketplaceFileUploads]] = group(MarketplaceFileUploads)
+    own_file_downloads: ClassVar[GroupSlot[MarketplaceOwnFileDownloads]] = group(
+        MarketplaceOwnFileDownloads
+    )
+    file_downloads: ClassVar[GroupSlot[MarketplaceFileDownloads]] = group(MarketplaceFileDownloads)
+    files: ClassVar[GroupSlot[MarketplaceFiles]] = group(MarketplaceFiles)
 
 
 # Integration API (/v1/integration_api/)
@@ -616,18 +631,26 @@ class IntegrationMessages(Group):
 class IntegrationEndpoints:
     """Every group of the Integration API, as client attributes."""
 
-    marketplace = group(IntegrationMarketplace)
-    users = group(IntegrationUsers)
-    listings = group(IntegrationListings)
-    transactions = group(IntegrationTransactions)
-    images = group(IntegrationImages)
-    files = group(IntegrationFiles)
-    file_uploads = group(IntegrationFileUploads)
-    file_downloads = group(IntegrationFileDownloads)
-    file_attachments = group(IntegrationFileAttachments)
-    availability_exceptions = group(IntegrationAvailabilityExceptions)
-    events = group(IntegrationEvents)
-    stock_adjustments = group(IntegrationStockAdjustments)
-    stock = group(IntegrationStock)
-    stock_reservations = group(IntegrationStockReservations)
-    messages = group(IntegrationMessages)
+    marketplace: ClassVar[GroupSlot[IntegrationMarketplace]] = group(IntegrationMarketplace)
+    users: ClassVar[GroupSlot[IntegrationUsers]] = group(IntegrationUsers)
+    listings: ClassVar[GroupSlot[IntegrationListings]] = group(IntegrationListings)
+    transactions: ClassVar[GroupSlot[IntegrationTransactions]] = group(IntegrationTransactions)
+    images: ClassVar[GroupSlot[IntegrationImages]] = group(IntegrationImages)
+    files: ClassVar[GroupSlot[IntegrationFiles]] = group(IntegrationFiles)
+    file_uploads: ClassVar[GroupSlot[IntegrationFileUploads]] = group(IntegrationFileUploads)
+    file_downloads: ClassVar[GroupSlot[IntegrationFileDownloads]] = group(IntegrationFileDownloads)
+    file_attachments: ClassVar[GroupSlot[IntegrationFileAttachments]] = group(
+        IntegrationFileAttachments
+    )
+    availability_exceptions: ClassVar[GroupSlot[IntegrationAvailabilityExceptions]] = group(
+        IntegrationAvailabilityExceptions
+    )
+    events: ClassVar[GroupSlot[IntegrationEvents]] = group(IntegrationEvents)
+    stock_adjustments: ClassVar[GroupSlot[IntegrationStockAdjustments]] = group(
+        IntegrationStockAdjustments
+    )
+    stock: ClassVar[GroupSlot[IntegrationStock]] = group(IntegrationStock)
+    stock_reservations: ClassVar[GroupSlot[IntegrationStockReservations]] = group(
+        IntegrationStockReservations
+    )
+    messages: ClassVar[GroupSlot[IntegrationMessages]] = group(IntegrationMessages)

@@ -98,7 +98,7 @@ class MissingExtraError(FlexError, ImportError):
         self.package = package
         self.extra = extra
         super().__init__(f'{feature} needs {package}: pip install "flexclient[{extra}]"')
-        self.name = package
+        self.name: str | None = package
 
 
 class UnknownParameterWarning(UserWarning):
@@ -198,7 +198,7 @@ class ApiError(FlexError):
     ) -> None:
         self.status = status
         self.status_text = status_text
-        self.data = data if data is not None else ErrorEnvelope()
+        self.data: ErrorEnvelope = data if data is not None else ErrorEnvelope()
         self.body = body
         self.headers: Mapping[str, str] = headers if headers is not None else {}
         self.request = request
@@ -292,7 +292,9 @@ class AuthError(ApiError):
     """
 
     def __init__(self, status: int, status_text: str, **kw: Any) -> None:
-        self.error, self.error_description = _oauth_error(kw.get("body", ""))
+        error, description = _oauth_error(kw.get("body", ""))
+        self.error: str | None = error
+        self.error_description: str | None = description
         if self.error and not kw.get("reason"):
             described = f": {self.error_description}" if self.error_description else ""
             kw["reason"] = f"{self.error}{described}"

@@ -60,7 +60,7 @@ class FilePositionStore:
     """
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path).expanduser()
+        self.path: Path = Path(path).expanduser()
 
     def __repr__(self) -> str:
         return f"FilePositionStore({str(self.path)!r})"

@@ -181,7 +181,7 @@ class FileTokenStore:
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path).expanduser()
+        self.path: Path = Path(path).expanduser()
         if self.path.is_dir():
             raise TokenStoreError(
                 f"the token file {str(self.path)!r} is a folder; give a file path"

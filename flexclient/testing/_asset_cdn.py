@@ -100,7 +100,7 @@ class FakeAssetCDN(LoopbackServer):
         port: int = 0,
         redirect_aliases: bool = True,
     ) -> None:
-        self.client_id = client_id or str(uuid.UUID(int=0xC11E47))
+        self.client_id: str = client_id or str(uuid.UUID(int=0xC11E47))
         self.redirect_aliases = redirect_aliases
         self._trees: dict[str, AssetTree] = {}
         self._order: list[str] = []

@@ -42,11 +42,13 @@ class FakeMarketplace(LoopbackServer):
         token_ttl: float = 3600.0,
         rate_limits: Literal["dev"] | None = None,
     ) -> None:
-        self.client_id = str(uuid.UUID(int=0xC11E47))
+        self.client_id: str = str(uuid.UUID(int=0xC11E47))
         self.client_secret = "fake-client-secret"
-        self.state = _state.State()
-        self.clients = Clients(self.client_id, self.client_secret, token_ttl)
-        self.app = FakeApp(self.state, self.clients, RateLimits() if rate_limits == "dev" else None)
+        self.state: _state.State = _state.State()
+        self.clients: Clients = Clients(self.client_id, self.client_secret, token_ttl)
+        self.app: FakeApp = FakeApp(
+            self.state, self.clients, RateLimits() if rate_limits == "dev" else None
+        )
         super().__init__(port)
         if seed == "demo":
             from flexclient.testing._seed import seed_demo
