@@ -136,7 +136,7 @@ class GroupSlot(Generic[G]):
 
     def __init__(self, cls: type[G]) -> None:
         self.cls = cls
-        self.name = ""
+        self.name: str = ""
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
@@ -168,7 +168,7 @@ class Endpoint(Generic[P, D]):
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.name = ""
+        self.name: str = ""
         self._declared: tuple[str | object, ...] = ()
         self._params: Any = None
 

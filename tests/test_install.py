@@ -9,6 +9,7 @@ network); run .ci/run once to fetch them.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -24,8 +25,11 @@ WHEELS = ROOT / ".cache" / "wheels"
 PROJECT = Path(__file__).parent / "data" / "install"
 
 
-def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+def run(*args: str | Path, cwd: Path, path: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run a command as the user would; `path` goes first on PATH (a venv's bin)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "MYPY"))}
+    if path is not None:
+        env["PATH"] = f"{path}{os.pathsep}{env.get('PATH', '')}"
     return subprocess.run(
         [str(a) for a in args], cwd=cwd, capture_output=True, text=True, env=env, timeout=600
     )
@@ -73,3 +77,19 @@ def test_pyright_follows_the_editable_install(user_project: tuple[Path, Path]) -
     assert ok.returncode == 0, ok.stdout + ok.stderr
     wrong = run(pyright, "--pythonpath", python, "user_mistake.py", cwd=project)
     assert wrong.returncode == 1 and 'Cannot access attribute "titel"' in wrong.stdout
+
+
+def test_pyright_knows_the_type_of_every_public_name(user_project: tuple[Path, Path]) -> None:
+    # What pyright (and Pylance) can tell a user about the package: nothing left to guess.
+    python, project = user_project
+    pyright = python.parent / "pyright"
+    # As its docs say, with the environment's bin first on PATH: --verifytypes finds the
+    # package through the Python it finds there.
+    done = run(
+        pyright, "--verifytypes", "flexclient", "--ignoreexternal", "--outputjson",
+        cwd=project, path=python.parent,
+    )  # fmt: skip
+    report = json.loads(done.stdout)["typeCompleteness"]
+    counts = report["exportedSymbolCounts"]
+    assert (counts["withAmbiguousType"], counts["withUnknownType"]) == (0, 0), done.stdout[:4000]
+    assert report["completenessScore"] == 1
