@@ -335,6 +335,15 @@ def resource_from(raw: Mapping[str, Any]) -> Resource:
     return made
 
 
+# The slots' own setters: object.__setattr__ would look the name up in the type on every call
+# (pydantic's __setattr__ is Python), and these run for every resource of a response.
+_set_path = Resource.__dict__["_path"].__set__
+_set_resolved = Resource.__dict__["_resolved"].__set__
+
+_Key = tuple[str, int]
+_Paths = dict[tuple[str, ...], dict[str, tuple[str, ...]]]
+
+
 def attach(primary: list[Resource], included: list[Resource]) -> None:
     """Resolve every relationship of a response's resources against its `included`, once.
 
@@ -342,26 +351,37 @@ def attach(primary: list[Resource], included: list[Resource]) -> None:
     without cycles in its data is freed by reference counting as soon as it is dropped.
     """
     # Keyed by the UUID's int: hashing an int is done in C, hashing a UUID calls Python.
-    by_key: dict[tuple[str, int], Resource] = {(r.type, r.id.int): r for r in included}
+    by_key: dict[_Key, Resource] = {(r.type, r.id.int): r for r in included}
     # The included resources no reference has reached yet: the reference that takes one out
     # of here is the first to reach it, in the lookup that finds it (no set of ids beside).
     unseen = by_key.copy()
     twice = len(unseen) < len(included)  # a resource twice: the index has the last of each
-    for r in primary:
-        by_key.setdefault((r.type, r.id.int), r)
+    lost = _DataIndex(primary).get
     # Breadth first from the data, so that each resource gets the shortest include path that
     # reaches it (for error messages); included resources nothing refers to come last, at ().
-    paths: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {}
-    _spread(primary, by_key.get, unseen.pop, paths)
+    paths: _Paths = {}
+    _spread(primary, by_key.get, unseen.pop, lost, paths)
     rest = _unreached(included, by_key, unseen) if twice else list(unseen.values())
     unseen.clear()
-    _spread(rest, by_key.get, unseen.pop, paths)
+    _spread(rest, by_key.get, unseen.pop, lost, paths)
+
+
+class _DataIndex:
+    """The data's resources by key, for references to them (rare: most point into `included`,
+    which is looked in first), built on the first such reference."""
+
+    def __init__(self, primary: list[Resource]) -> None:
+        self._primary = primary
+        self._index: dict[_Key, Resource] | None = None
+
+    def get(self, key: _Key) -> Resource | None:
+        if self._index is None:  # the first of a key in `data` is the one
+            self._index = {(r.type, r.id.int): r for r in reversed(self._primary)}
+        return self._index.get(key)
 
 
 def _unreached(
-    included: list[Resource],
-    by_key: dict[tuple[str, int], Resource],
-    unseen: dict[tuple[str, int], Resource],
+    included: list[Resource], by_key: dict[_Key, Resource], unseen: dict[_Key, Resource]
 ) -> list[Resource]:
     """The included resources no reference reached, the shadowed ones of a repeated key too."""
     rest: list[Resource] = []
@@ -374,24 +394,29 @@ def _unreached(
 
 def _spread(
     start: list[Resource],
-    find: Callable[[tuple[str, int]], Resource | None],
-    take: Callable[[tuple[str, int], None], Resource | None],
-    paths: dict[tuple[tuple[str, ...], str], tuple[str, ...]],
+    find: Callable[[_Key], Resource | None],
+    take: Callable[[_Key, None], Resource | None],
+    lost: Callable[[_Key], Resource | None],
+    paths: _Paths,
 ) -> None:
     """Resolve the relationships of `start`, at include path (), then of what they reach."""
-    # object.__setattr__: pydantic's own __setattr__ is Python, and this runs for every resource.
-    link = object.__setattr__
+    set_path, set_resolved = _set_path, _set_resolved
     for res in start:
-        link(res, "_path", ())
+        set_path(res, ())
     frontier = start
     while frontier:
         reached: list[Resource] = []
         for res in frontier:
             rels = res.relationships
             if not rels:  # most included resources (images) refer to nothing
-                link(res, "_resolved", _NO_LINKS)
+                set_resolved(res, _NO_LINKS)
                 continue
             path: tuple[str, ...] = res._path  # pyright: ignore[reportPrivateUsage]  # set above
+            # One tuple for every resource reached the same way (the authors of a page all
+            # share ("author",)): fewer objects made, and fewer for the collector's pass.
+            subs = paths.get(path)
+            if subs is None:
+                subs = paths[path] = {}
             resolved: dict[str, Any] = {}
             for name, rel in rels.items():
                 data = rel.data
@@ -404,10 +429,10 @@ def _spread(
                         key = (ref.type, ref.id.int)
                         item = take(key, None)
                         if item is None:
-                            found.append(find(key) or _Missing(ref))
+                            found.append(find(key) or lost(key) or _Missing(ref))
                             continue
-                        sub = sub or _sub_path(paths, path, name)
-                        link(item, "_path", sub)
+                        sub = sub or subs.get(name) or subs.setdefault(name, (*path, name))
+                        set_path(item, sub)
                         reached.append(item)
                         found.append(item)
                     resolved[name] = found
@@ -415,22 +440,10 @@ def _spread(
                     key = (data.type, data.id.int)
                     one = take(key, None)
                     if one is None:
-                        resolved[name] = find(key) or _Missing(data)
+                        resolved[name] = find(key) or lost(key) or _Missing(data)
                         continue
-                    link(one, "_path", _sub_path(paths, path, name))
+                    set_path(one, subs.get(name) or subs.setdefault(name, (*path, name)))
                     reached.append(one)
                     resolved[name] = one
-            link(res, "_resolved", resolved)
+            set_resolved(res, resolved)
         frontier = reached
-
-
-def _sub_path(
-    paths: dict[tuple[tuple[str, ...], str], tuple[str, ...]], path: tuple[str, ...], name: str
-) -> tuple[str, ...]:
-    # One tuple for every resource reached the same way (the authors of a page all share
-    # ("author",)): fewer objects made, and fewer for the collector's pass.
-    key = (path, name)
-    sub = paths.get(key)
-    if sub is None:
-        sub = paths[key] = (*path, name)
-    return sub
