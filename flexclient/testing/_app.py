@@ -22,6 +22,7 @@ from werkzeug.wrappers import Request, Response
 
 from flexclient._errors import ParameterError
 from flexclient._limits import Bucket, TokenBucket
+from flexclient._narrow import is_json_object, is_list
 from flexclient._wire import FORMATS, JSON, TRANSIT, WireDecodeError, WireFormat
 from flexclient.testing import _auth_api, _handlers, _state
 from flexclient.testing._call import ApiFailure, Call
@@ -30,7 +31,6 @@ from flexclient.testing._engine import run_due
 from flexclient.testing._handlers import files
 from flexclient.testing._render import Api
 from flexclient.testing._routes import BY_PATH, handler_for
-from flexclient.testing._shapes import is_list, is_map
 
 assert _handlers  # imported for its handlers, which register themselves
 
@@ -41,7 +41,7 @@ def keyword_types(body: dict[str, Any]) -> dict[str, Any]:
     """
 
     def ref(value: object) -> object:
-        if not is_map(value):
+        if not is_json_object(value):
             return value
         out = dict(value)  # a copy: the handler's body stays as it was
         rtype = out.get("type")
@@ -51,12 +51,12 @@ def keyword_types(body: dict[str, Any]) -> dict[str, Any]:
 
     def resource(value: object) -> object:
         out = ref(value)
-        if is_map(out):
+        if is_json_object(out):
             relationships = out.get("relationships")
-            if is_map(relationships):
+            if is_json_object(relationships):
                 out["relationships"] = {
                     name: {**rel, "data": _each(rel["data"], ref)}
-                    if is_map(rel) and "data" in rel
+                    if is_json_object(rel) and "data" in rel
                     else rel
                     for name, rel in relationships.items()
                 }
@@ -261,7 +261,7 @@ class FakeApp:
             body: object = fmt.decode(raw) if raw else {}
         except WireDecodeError as exc:
             raise ApiFailure(400, "bad-request", f"The body is not valid {fmt.name}") from exc
-        if not is_map(body):
+        if not is_json_object(body):
             raise ApiFailure(400, "bad-request", "The body must be a map")
         return body
 

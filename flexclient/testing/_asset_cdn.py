@@ -33,8 +33,8 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
+from flexclient._narrow import is_json_object, is_list
 from flexclient.testing._loopback import LoopbackServer
-from flexclient.testing._shapes import is_list, is_map
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -70,9 +70,9 @@ def _refs(value: object) -> Iterator[tuple[str, str]]:
     stack: list[object] = [value]
     while stack:
         item = stack.pop()
-        if is_map(item):
+        if is_json_object(item):
             ref = item.get("_ref")
-            if is_map(ref):
+            if is_json_object(ref):
                 rtype = ref.get("type")
                 if isinstance(rtype, str) and "id" in ref:
                     yield rtype, str(ref["id"])

@@ -15,6 +15,7 @@ from typing import Any, TypeVar, overload
 from pydantic import BaseModel
 
 from flexclient._endpoint_kinds import Endpoint
+from flexclient._narrow import is_json_object
 from flexclient.models import CurrentUserAttributes
 from flexclient.testing import _state as s
 from flexclient.testing._context import INTEGRATION_API, MARKETPLACE_API, Context
@@ -31,7 +32,6 @@ from flexclient.testing._params import (
 )
 from flexclient.testing._render import Api, Refs, Renderer, Resource, stored_type
 from flexclient.testing._schema import EXTENDED_DATA, BadValue, changed, field_names
-from flexclient.testing._shapes import is_map
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -318,9 +318,9 @@ class Call:
 def _merged(key: str, old: object, new: object) -> dict[str, object]:
     """Extended data given in the body (`new`) merged key by key over the stored (`old`): a
     null value removes a key."""
-    if new is not None and not is_map(new):
+    if new is not None and not is_json_object(new):
         raise invalid("body", key, "expected a map")
-    merged = {**(old if is_map(old) else {}), **(new if is_map(new) else {})}
+    merged = {**(old if is_json_object(old) else {}), **(new if is_json_object(new) else {})}
     return {k: v for k, v in merged.items() if v is not None}
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
+from flexclient._narrow import is_array, is_mapping
 from flexclient._types import Money
 from flexclient.models import TransactionAttributes
 from flexclient.testing import _availability, _processes
@@ -27,7 +28,6 @@ from flexclient.testing._call import ApiFailure, forbidden, invalid, missing
 from flexclient.testing._context import TRANSACTION, Context
 from flexclient.testing._params import Invalid, from_body
 from flexclient.testing._schema import current, wire
-from flexclient.testing._shapes import is_mapping, is_sequence
 from flexclient.testing._stock import adjust, quantity
 from flexclient.testing._stripe import account_of, payment_method_fails
 
@@ -346,7 +346,7 @@ def line_items(raw: object) -> list[dict[str, Any]]:
     """Line items as the caller gave them, with each line total computed: unit price times
     quantity, times percentage / 100, or times seats times units (which also give the
     quantity). A line total given must match. One currency throughout."""
-    if not is_sequence(raw) or len(raw) > 50:
+    if not is_array(raw) or len(raw) > 50:
         raise ApiFailure(
             400,
             "validation-invalid-value",
@@ -401,7 +401,7 @@ def line_items(raw: object) -> list[dict[str, Any]]:
                 [*where, "lineTotal"],
             )
         include_for = item.get("includeFor", list(PARTIES))
-        if not is_sequence(include_for) or not set(include_for) <= set(PARTIES):
+        if not is_array(include_for) or not set(include_for) <= set(PARTIES):
             raise ApiFailure(
                 400,
                 "validation-invalid-value",

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, Required
 
 from flexclient._endpoint_kinds import Endpoint
+from flexclient._narrow import is_array, is_mapping
 from flexclient._types import LatLng, LatLngBounds, Money
 from flexclient._values import parse
 from flexclient.params import Id
-from flexclient.testing._shapes import is_mapping, is_sequence
 
 
 class Invalid(ValueError):
@@ -143,7 +143,7 @@ def from_body(value: Any, hint: Any, path: tuple[str, ...] = ()) -> Any:
             return {k: from_body(v, args[1], (*path, str(k))) for k, v in value.items()}
         return dict(value)
     if origin in (list, Sequence) or hint in (list, Sequence):
-        if isinstance(value, str | bytes) or not is_sequence(value):
+        if isinstance(value, str | bytes) or not is_array(value):
             raise Invalid("expected a list", path)
         args = typing.get_args(hint)
         each = args[0] if args else Any

@@ -12,9 +12,9 @@ import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
+from flexclient._narrow import is_mapping
 from flexclient.testing import _state as s
 from flexclient.testing._schema import attributes_model, relations, wire
-from flexclient.testing._shapes import is_mapping
 
 Api = Literal["marketplace", "integration"]
 Refs = dict[str, s.Link]

@@ -15,10 +15,10 @@ from typing import Any, TypeGuard, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from flexclient._narrow import is_json_object, is_list
 from flexclient.models import Attributes
 from flexclient.models._relations import Relation, ToMany
 from flexclient.models._resource import Resource, model_for
-from flexclient.testing._shapes import is_list, is_map
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -148,6 +148,6 @@ def wire(value: object) -> Any:
         return out
     if is_list(value):
         return [wire(v) for v in value]
-    if is_map(value):
+    if is_json_object(value):
         return {k: wire(v) for k, v in value.items()}
     return value

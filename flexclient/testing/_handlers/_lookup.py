@@ -10,12 +10,12 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from flexclient._narrow import is_json_object, is_list
 from flexclient._values import parse
 from flexclient.models import CurrentUserAttributes, ListingAttributes, TransactionAttributes
 from flexclient.testing import _state as s
 from flexclient.testing._call import Call, invalid, not_found
 from flexclient.testing._schema import EXTENDED_DATA, field_names
-from flexclient.testing._shapes import is_list, is_map
 
 R = TypeVar("R", bound=s.Record[Any])
 
@@ -91,14 +91,14 @@ def extended_data(record: s.Record[Any], wire_name: str) -> dict[str, Any] | Non
     names = field_names(type(attrs))
     if wire_name in names:
         value = getattr(attrs, names[wire_name])
-        return value if is_map(value) else {}
+        return value if is_json_object(value) else {}
     for name in type(attrs).model_fields:
         part = getattr(attrs, name)
         if isinstance(part, BaseModel):
             inner = field_names(type(part))
             if wire_name in inner:
                 value = getattr(part, inner[wire_name])
-                return value if is_map(value) else {}
+                return value if is_json_object(value) else {}
     return None
 
 

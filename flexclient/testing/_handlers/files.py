@@ -17,10 +17,10 @@ from typing import Any
 
 from flexclient._endpoint_table import IntegrationEndpoints as Integ
 from flexclient._endpoint_table import MarketplaceEndpoints as Market
+from flexclient._narrow import is_mapping
 from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, Call, invalid, not_found
 from flexclient.testing._routes import handles
-from flexclient.testing._shapes import is_mapping
 
 URL_LIFETIME = dt.timedelta(minutes=15)
 MAX_SIZE = 100 * 1024 * 1024
