@@ -19,8 +19,10 @@ def lazy_exports(
     """`__all__`, `__getattr__` and `__dir__` for `package`, whose `exports` map each of
     its modules (relative, as `"._clients"`) to the public names it defines.
 
-    >>> __all__, __getattr__, __dir__ = lazy_exports(__name__, {"._clients": ("Client",)})
-    ... # doctest: +SKIP
+    In a package's `__init__.py`, beside the same names imported under `if TYPE_CHECKING:`:
+
+        if not TYPE_CHECKING:
+            __all__, __getattr__, __dir__ = lazy_exports(__name__, {"._clients": ("Client",)})
     """
     where = {name: module for module, names in exports.items() for name in names}
     namespace = importlib.import_module(package).__dict__
