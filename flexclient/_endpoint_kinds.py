@@ -36,7 +36,6 @@ from typing import (
     Self,
     TypedDict,
     TypeVar,
-    get_args,
     overload,
 )
 
@@ -45,6 +44,7 @@ from requests.structures import CaseInsensitiveDict
 from flexclient import _pages
 from flexclient._checks import check_call, with_custom
 from flexclient._errors import ParameterError
+from flexclient._lazy import declared_args
 from flexclient._multipart import ProgressCallback, UploadProgress
 from flexclient._narrow import is_mapping
 from flexclient._suggest import no_such
@@ -169,22 +169,16 @@ class Endpoint(Generic[P, D]):
     def __init__(self, path: str) -> None:
         self.path = path
         self.name: str = ""
-        self._declared: tuple[str | object, ...] = ()
+        self._declared: tuple[object, ...] = ()
         self._params: Any = None
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
         # The endpoint's annotation in its group, `query: ListQuery[ListingsQueryParams,
-        # Listing] = ListQuery(...)`, is read when it is first needed, so that the table
-        # imports no TypedDict or model: a call imports only its own endpoint's TypedDict,
-        # and an answer the models of what it holds. The annotation is a string (the table
-        # uses `from __future__ import annotations`): its two names are looked up by name.
-        hint = vars(owner).get("__annotations__", {}).get(name)
-        if isinstance(hint, str) and hint.endswith("]"):
-            inner = hint[hint.index("[") + 1 : -1]
-            self._declared = tuple(part.strip() for part in inner.split(","))
-        elif hint is not None:
-            self._declared = get_args(hint)
+        # Listing] = ListQuery(...)`, names its TypedDict and model, looked up when first
+        # needed: the table imports neither, and a call imports only its own endpoint's
+        # TypedDict, and an answer the models of what it holds.
+        self._declared = declared_args(owner, name)
 
     def __repr__(self) -> str:
         return f"<{self.kind} {self.path}>"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
+from typing import get_args
 
 
 def lazy_exports(
@@ -42,3 +43,25 @@ def lazy_exports(
         return sorted({*namespace, *where})
 
     return sorted(where), __getattr__, __dir__
+
+
+def declared_args(owner: type, attr: str) -> tuple[object, ...]:
+    """The type arguments of the innermost subscription in `owner`'s annotation of `attr`,
+    read without evaluating it, so that what it names need not be imported yet:
+    `("ListingsQueryParams", "Listing")` for `ListQuery[ListingsQueryParams, Listing]`,
+    `("User",)` for `ClassVar[ToOne[User]]`. Names when the annotation is a string (under
+    `from __future__ import annotations`), the types themselves when it is not; () when
+    there is no annotation or it has no arguments. The endpoint table and the models'
+    relationships are declared this way, and look the names up when first needed.
+    """
+    hint: object = vars(owner).get("__annotations__", {}).get(attr)
+    if isinstance(hint, str):
+        start = hint.rfind("[")
+        if start < 0:
+            return ()
+        inner = hint[start + 1 : hint.index("]", start)]
+        return tuple(part.strip().strip("\"'") for part in inner.split(","))
+    args = get_args(hint)
+    while len(args) == 1 and get_args(args[0]):
+        args = get_args(args[0])
+    return args

@@ -99,3 +99,32 @@ def test_the_first_answers_of_each_type_are_typed_models_in_a_new_process() -> N
     assert "flexclient.models.listings" in printed
     assert "flexclient.models.users" in printed
     assert "flexclient.models.stripe" not in printed
+
+
+def test_declarations_name_their_types_without_importing_them() -> None:
+    from typing import ClassVar
+
+    from flexclient._endpoint_kinds import ListQuery
+    from flexclient._lazy import declared_args
+    from flexclient.models import ToOne, User
+    from flexclient.params import ListingsQueryParams
+
+    class AsWritten:  # what `from __future__ import annotations` leaves: strings
+        __annotations__ = {
+            "query": "ListQuery[ListingsQueryParams, Listing]",
+            "author": "ClassVar[ToOne['User']]",
+            "plain": "int",
+        }
+
+    class Evaluated:  # annotations evaluated when the class was made
+        __annotations__ = {
+            "query": ListQuery[ListingsQueryParams, User],
+            "author": ClassVar[ToOne[User]],
+        }
+
+    assert declared_args(AsWritten, "query") == ("ListingsQueryParams", "Listing")
+    assert declared_args(AsWritten, "author") == ("User",)
+    assert declared_args(AsWritten, "plain") == ()
+    assert declared_args(AsWritten, "missing") == ()
+    assert declared_args(Evaluated, "query") == (ListingsQueryParams, User)
+    assert declared_args(Evaluated, "author") == (User,)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ForwardRef, Generic, Self, TypeVar, get_args, overload
 
+from flexclient._lazy import declared_args
+
 if TYPE_CHECKING:
     from flexclient.models._resource import Resource
 
@@ -43,16 +45,10 @@ class Relation(Generic[R]):
 
     def __set_name__(self, owner: type, attr: str) -> None:
         self.attr = attr
-        # `ClassVar[ToOne[User]]`, a string under `from __future__ import annotations`: the
-        # model's name, innermost. (`ToOne[User]("author")`, the subscripted constructor, is
-        # read from its `__orig_class__` instead.)
-        hint: object = vars(owner).get("__annotations__", {}).get(attr)
-        if isinstance(hint, str):
-            name = hint[hint.rfind("[") + 1 : hint.find("]")].strip("\"' ")
-            self.target = name or None
-        elif hint is not None:  # the annotation itself, without `from __future__ import ...`
-            inner = get_args(get_args(hint)[0]) if get_args(hint) else ()
-            self.target = inner[0] if inner else None
+        # `ClassVar[ToOne[User]]` names the model (or a `ToOne[User]("author")`, subscripted
+        # constructor, has it in its `__orig_class__`, read by `_resolve`).
+        declared = declared_args(owner, attr)
+        self.target = (declared[0] or None) if declared else None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}: {self.model().__name__}>"
