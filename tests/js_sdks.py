@@ -6,9 +6,12 @@ in CI these tests fail rather than skip when node or the SDKs are missing.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,3 +29,18 @@ def node_env() -> dict[str, str]:
             pytest.fail(message)
         pytest.skip(message)
     return {**os.environ, "NODE_PATH": str(NODE_MODULES)}
+
+
+def run_js(script: Path, *args: str, given: object = None, timeout: float = 120) -> Any:
+    """What `script` prints as JSON, run by node with the SDKs: `args` on its command line,
+    `given` (as JSON) on its standard input. Fails with the end of its stderr if it fails."""
+    done = subprocess.run(
+        ["node", str(script), *args],
+        input=None if given is None else json.dumps(given),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=node_env(),
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
-import subprocess
 import uuid
 from collections.abc import Iterator
 from http.cookies import SimpleCookie
@@ -32,7 +31,7 @@ from flexclient import (
 from flexclient._cookies import COOKIE_MAX_AGE, decode_token, encode_token
 from flexclient.testing import FakeMarketplace
 from tests.conftest import MP, NO_WAIT, token_json
-from tests.js_sdks import ROOT, node_env
+from tests.js_sdks import ROOT, run_js
 
 SCRIPT = ROOT / "tests" / "js_sdk_features" / "cookie_store.js"
 CLIENT = "08ec69f6-d37e-414d-83eb-324e94afddf0"
@@ -213,17 +212,9 @@ def test_a_client_writes_its_logins_refreshes_and_logout_to_the_cookie() -> None
 # --- with the official SDK's stores ----------------------------------------------------------
 
 
-def run_js(fake: FakeMarketplace, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    done = subprocess.run(
-        ["node", str(SCRIPT)],
-        input=json.dumps({"clientId": fake.client_id, "baseUrl": fake.url, "steps": steps}),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=node_env(),
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    result: list[dict[str, Any]] = json.loads(done.stdout)
+def sdk_stores(fake: FakeMarketplace, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    given = {"clientId": fake.client_id, "baseUrl": fake.url, "steps": steps}
+    result: list[dict[str, Any]] = run_js(SCRIPT, given=given)
     return result
 
 
@@ -249,7 +240,7 @@ def python_client(fake: FakeMarketplace, store: CookieTokenStore) -> Marketplace
 def test_a_session_the_official_sdk_started_is_continued_by_flexclient(
     fake: FakeMarketplace, kind: str
 ) -> None:
-    (login,) = run_js(
+    (login,) = sdk_stores(
         fake,
         [
             {
@@ -296,7 +287,7 @@ def test_a_session_flexclient_started_is_continued_by_the_official_sdk(
     cookie = store.pending
     assert cookie is not None and cookie.name == f"st-{fake.client_id}-token"
     # The Cookie header the browser sends back carries the value as it was set.
-    (read,) = run_js(
+    (read,) = sdk_stores(
         fake, [{"store": kind, "secure": False, "action": "call", "cookie": cookie.value}]
     )
     assert read["answer"] == {"id": str(me.id), "email": "jane@example.com"}
@@ -310,7 +301,7 @@ def test_a_session_flexclient_started_is_continued_by_the_official_sdk(
 def test_login_as_crosses_both_ways(fake: FakeMarketplace) -> None:
     user_id = fake.add_user(f"op-{uuid.uuid4().hex[:6]}@example.com", "secret-pass-2")
     name = f"st-{fake.client_id}-token"
-    (js_login,) = run_js(
+    (js_login,) = sdk_stores(
         fake,
         [
             {
@@ -329,7 +320,7 @@ def test_login_as_crosses_both_ways(fake: FakeMarketplace) -> None:
         code=fake.login_as_code(user_id), redirect_uri="https://example.test/cb", code_verifier="v"
     )
     assert store.pending is not None
-    browser, express = run_js(
+    browser, express = sdk_stores(
         fake,
         [
             {"store": "browser", "secure": False, "action": "read", "cookie": store.pending.value},
@@ -352,7 +343,7 @@ def test_the_same_token_is_written_to_the_same_value(fake: FakeMarketplace) -> N
         }
         for t in tokens
     ]
-    for token, result in zip(tokens, run_js(fake, steps), strict=True):
+    for token, result in zip(tokens, sdk_stores(fake, steps), strict=True):
         store = CookieTokenStore(fake.client_id, secure=True)
         store.set(token)
         assert store.pending is not None
@@ -367,7 +358,7 @@ def test_a_removed_cookie_is_no_session_for_the_sdk(fake: FakeMarketplace) -> No
     )
     store.remove()
     assert store.pending is not None and store.pending.value == ""
-    browser, express = run_js(
+    browser, express = sdk_stores(
         fake,
         [
             {"store": "browser", "secure": False, "action": "read", "cookie": store.pending.value},
@@ -376,7 +367,7 @@ def test_a_removed_cookie_is_no_session_for_the_sdk(fake: FakeMarketplace) -> No
     )
     assert browser["token"] is None and express["token"] is None
     assert browser["authInfo"] == {} and express["authInfo"] == {}
-    (js_logout,) = run_js(
+    (js_logout,) = sdk_stores(
         fake,
         [
             {

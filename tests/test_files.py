@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import os
-import subprocess
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -37,7 +35,7 @@ from flexclient import (
 )
 from flexclient._wire import TRANSIT
 from tests.conftest import MP, NO_WAIT, TRANSIT_CT, transit_body
-from tests.js_sdks import ROOT, node_env
+from tests.js_sdks import ROOT, run_js
 
 SCRIPT = ROOT / "tests" / "js_sdk_features" / "file_upload.js"
 FILE_ID = uuid.UUID("69fd8859-8380-49c0-ab7e-0ee502e40811")
@@ -458,16 +456,7 @@ def test_the_official_sdk_sends_the_same_upload(
             "headers": {"Content-Type": "application/pdf", "x-amz-tagging": "k=v"},
         },
     ]
-    done = subprocess.run(
-        ["node", str(SCRIPT)],
-        input=json.dumps([{**t, "path": str(pdf)} for t in targets]),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=node_env(),
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    js = json.loads(done.stdout)
+    js: list[dict[str, Any]] = run_js(SCRIPT, given=[{**t, "path": str(pdf)} for t in targets])
     theirs = list(storage.received)
     storage.received.clear()
     for t in targets:

@@ -4,8 +4,6 @@ official SDK's `util.objectQueryString` writes, and the query string carries the
 
 from __future__ import annotations
 
-import json
-import subprocess
 from typing import Any
 
 import pytest
@@ -20,7 +18,7 @@ from flexclient import (
 )
 from flexclient._query import write_query
 from tests.conftest import MP, TRANSIT_CT, transit_body
-from tests.js_sdks import ROOT, node_env
+from tests.js_sdks import ROOT, run_js
 
 SCRIPT = ROOT / "tests" / "js_sdk_features" / "object_query.js"
 
@@ -53,16 +51,7 @@ QUERIES: list[dict[str, Any]] = [
 
 
 def run_node(cases: list[dict[str, Any]]) -> list[dict[str, str]]:
-    done = subprocess.run(
-        ["node", str(SCRIPT)],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=node_env(),
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    result: list[dict[str, str]] = json.loads(done.stdout)
+    result: list[dict[str, str]] = run_js(SCRIPT, given=cases, timeout=60)
     return result
 
 

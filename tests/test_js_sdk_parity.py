@@ -110,16 +110,6 @@ def test_request_matches_the_official_sdk(case: dict[str, Any], js: dict[str, An
 
 def test_the_recording_matches_the_installed_sdks() -> None:
     """Run the capture again with the SDKs .ci/run installed: the recording is current."""
-    import subprocess
+    from tests.js_sdks import run_js
 
-    from tests.js_sdks import node_env
-
-    done = subprocess.run(
-        ["node", str(HERE / "capture.js")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=node_env(),
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert json.loads(done.stdout) == RECORDED
+    assert run_js(HERE / "capture.js") == RECORDED

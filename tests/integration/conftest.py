@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import uuid
 from typing import Any, cast
 
 import pytest
 
 from flexclient import IntegrationClient, MarketplaceClient, Money
 from flexclient._wire import WireFormatName
+from flexclient.models import Transaction
 from flexclient.testing import FakeMarketplace
 from tests.conftest import NO_WAIT
 
@@ -93,3 +96,32 @@ def items(price: Money, quantity: int = 1, commission_percent: int = 0) -> list[
             }
         )
     return lines
+
+
+def paid_booking(
+    customer: MarketplaceClient,
+    listing_id: uuid.UUID,
+    start: dt.datetime,
+    length: dt.timedelta,
+    price: Money,
+) -> Transaction:
+    """A default-booking transaction that `customer` requested (through the trusted client,
+    with the line items a server would compute) and paid for."""
+    tx = (
+        customer.trusted_client()
+        .transactions.initiate(
+            {
+                "processAlias": "default-booking/release-1",
+                "transition": "transition/request-payment",
+                "params": {
+                    "listingId": listing_id,
+                    "bookingStart": start,
+                    "bookingEnd": start + length,
+                    "lineItems": items(price),
+                },
+            }
+        )
+        .data.data
+    )
+    customer.transactions.transition({"id": tx.id, "transition": "transition/confirm-payment"})
+    return tx

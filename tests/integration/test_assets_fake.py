@@ -5,7 +5,6 @@ follow the same redirects and read the same assets."""
 from __future__ import annotations
 
 import json
-import subprocess
 from typing import Any
 from urllib.parse import unquote
 
@@ -21,7 +20,7 @@ from flexclient import (
 )
 from flexclient.testing._asset_cdn import FakeAssetCDN
 from tests.conftest import NO_WAIT
-from tests.js_sdks import ROOT, node_env
+from tests.js_sdks import ROOT, run_js
 
 SCRIPT = ROOT / "tests" / "js_sdk_features" / "assets.js"
 
@@ -96,17 +95,8 @@ def with_version(args: dict[str, Any], version: str) -> dict[str, Any]:
     return {k: version if v == "VERSION" else v for k, v in args.items()}
 
 
-def run_js(cdn: FakeAssetCDN, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    done = subprocess.run(
-        ["node", str(SCRIPT), cdn.url, cdn.client_id],
-        input=json.dumps(calls),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=node_env(),
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    result: list[dict[str, Any]] = json.loads(done.stdout)
+def sdk_calls(cdn: FakeAssetCDN, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = run_js(SCRIPT, cdn.url, cdn.client_id, given=calls)
     return result
 
 
@@ -142,7 +132,7 @@ def test_both_send_the_same_requests_and_read_the_same_assets(cdn: FakeAssetCDN)
     cdn.publish({**ASSETS, "content/translations.json": {"TopbarDesktop.login": "Sign in"}}, [LOGO])
     calls = [(m, js, with_version(args, first)) for m, js, args in CALLS]
 
-    js_results = run_js(cdn, [{"fn": js, "args": args} for _, js, args in calls])
+    js_results = sdk_calls(cdn, [{"fn": js, "args": args} for _, js, args in calls])
     js_requests = cdn.requests
     sdk = MarketplaceClient(cdn.client_id, asset_cdn_base_url=cdn.url, retry_policy=NO_WAIT)
     our_results = [ours(sdk, m, {**args}) for m, _, args in calls]

@@ -9,7 +9,7 @@ import pytest
 
 from flexclient import BadRequestError, IntegrationClient, MarketplaceClient, Money, NotFoundError
 from flexclient.testing import FakeMarketplace
-from tests.integration.conftest import connect_stripe, items, login
+from tests.integration.conftest import connect_stripe, login, paid_booking
 
 
 @pytest.fixture
@@ -59,23 +59,7 @@ def test_reviews_are_seen_when_published(fake_marketplace: FakeMarketplace) -> N
     listing = provider.own_listings.create({"title": "Tour", "price": Money(900, "EUR")}).data.data
     customer = login(fake_marketplace, "hiker@example.com")
     start = fake_marketplace.now.replace(microsecond=0) + dt.timedelta(days=2)
-    tx = (
-        customer.trusted_client()
-        .transactions.initiate(
-            {
-                "processAlias": "default-booking/release-1",
-                "transition": "transition/request-payment",
-                "params": {
-                    "listingId": listing.id,
-                    "bookingStart": start,
-                    "bookingEnd": start + dt.timedelta(hours=3),
-                    "lineItems": items(Money(900, "EUR")),
-                },
-            }
-        )
-        .data.data
-    )
-    customer.transactions.transition({"id": tx.id, "transition": "transition/confirm-payment"})
+    tx = paid_booking(customer, listing.id, start, dt.timedelta(hours=3), Money(900, "EUR"))
     provider.transactions.transition({"id": tx.id, "transition": "transition/accept"})
     fake_marketplace.transition(tx.id, "transition/operator-complete")
     customer.transactions.transition(

@@ -3,16 +3,15 @@ upload and download, and the official SDK's upload flow read back by flexclient.
 
 from __future__ import annotations
 
-import json
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from flexclient import MarketplaceClient, UploadProgress
 from flexclient.testing import FakeMarketplace
-from tests.js_sdks import ROOT, node_env
+from tests.js_sdks import ROOT, run_js
 
 SCRIPT = ROOT / "tests" / "js_sdk_features" / "file_flow.js"
 EMAIL, PASSWORD = "files@example.com", "files-pass-123"
@@ -54,15 +53,7 @@ def test_upload_then_download_through_the_fakes_storage(
 def test_a_file_the_official_sdk_uploaded_is_downloaded_by_flexclient(
     fake: FakeMarketplace, pdf: Path, tmp_path: Path
 ) -> None:
-    done = subprocess.run(
-        ["node", str(SCRIPT), fake.url, fake.client_id, EMAIL, PASSWORD, str(pdf)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=node_env(),
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    js = json.loads(done.stdout)
+    js: dict[str, Any] = run_js(SCRIPT, fake.url, fake.client_id, EMAIL, PASSWORD, str(pdf))
     assert js["status"] == 200 and js["method"] == "PUT" and js["loaded"] == pdf.stat().st_size
     sdk = MarketplaceClient(fake.client_id, base_url=fake.url)
     sdk.login(username=EMAIL, password=PASSWORD)

@@ -13,7 +13,7 @@ from flexclient.models import Event, Listing, Stock, User
 from flexclient.params import AvailabilityExceptionsQueryParams
 from flexclient.testing import FakeMarketplace
 from flexclient.testing._seed import png
-from tests.integration.conftest import connect_stripe, items, login
+from tests.integration.conftest import connect_stripe, login, paid_booking
 
 
 @pytest.fixture
@@ -119,23 +119,7 @@ def test_transactions_seen_by_the_operator(
     listing = provider.own_listings.create({"title": "Bike", "price": Money(1000, "USD")}).data.data
     buyer = login(fake_marketplace, "buyer@example.com", wire)
     start = fake_marketplace.now.replace(microsecond=0) + dt.timedelta(days=3)
-    tx = (
-        buyer.trusted_client()
-        .transactions.initiate(
-            {
-                "processAlias": "default-booking/release-1",
-                "transition": "transition/request-payment",
-                "params": {
-                    "listingId": listing.id,
-                    "bookingStart": start,
-                    "bookingEnd": start + dt.timedelta(days=1),
-                    "lineItems": items(Money(1000, "USD")),
-                },
-            }
-        )
-        .data.data
-    )
-    buyer.transactions.transition({"id": tx.id, "transition": "transition/confirm-payment"})
+    tx = paid_booking(buyer, listing.id, start, dt.timedelta(days=1), Money(1000, "USD"))
     assert [t.id for t in integ.transactions.query().data.data] == [tx.id]
     done = integ.transactions.transition(
         {"id": tx.id, "transition": "transition/operator-accept"}, {"expand": True}

@@ -4,15 +4,13 @@ real protocol. And flexclient reads the same things from it."""
 from __future__ import annotations
 
 import datetime as dt
-import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from flexclient import IntegrationClient, MarketplaceClient, Money
 from flexclient.testing import DEMO_USERS, FakeMarketplace
 from flexclient.testing._seed import png
-from tests.js_sdks import ROOT, node_env
+from tests.js_sdks import ROOT, run_js
 
 SCRIPT = ROOT / "tests" / "parity" / "drive_fake.js"
 
@@ -23,26 +21,11 @@ def drive(
     photo = tmp_path / "photo.png"
     photo.write_bytes(png(24, 16, (9, 99, 199)))
     email, password = DEMO_USERS[0][0], DEMO_USERS[0][1]
-    done = subprocess.run(
-        [
-            "node",
-            str(SCRIPT),
-            fake.url,
-            fake.client_id,
-            fake.client_secret,
-            email,
-            password,
-            str(photo),
-            listing,
-            start.isoformat().replace("+00:00", "Z"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=node_env(),
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    result: dict[str, Any] = json.loads(done.stdout)
+    when = start.isoformat().replace("+00:00", "Z")
+    result: dict[str, Any] = run_js(
+        SCRIPT, fake.url, fake.client_id, fake.client_secret, email, password, str(photo),
+        listing, when,
+    )  # fmt: skip
     return result
 
 
