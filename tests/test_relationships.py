@@ -272,3 +272,21 @@ def test_relationships_of_the_newer_models_resolve() -> None:
     [attached] = user.private_file_attachments
     assert attached.attributes.scope == "private" and attached.message is None
     assert attached.file.attributes.name == "a.pdf" and attached.file.id == file
+
+
+def test_resources_without_relationships_keep_their_include_path_when_it_can_matter() -> None:
+    # A type without a model may have relationships a later include brings: its path is kept.
+    # An image declares none and the API sent none: asking for one can only be a mistake.
+    body = sample.page()
+    other = uuid.uuid4()
+    body["data"][0]["relationships"]["gadget"] = {"data": {"id": str(other), "type": "gadget"}}
+    body["included"].append({"id": str(other), "type": "gadget", "attributes": {}})
+    first = listings(body)[0]
+    gadget = first.related("gadget")
+    assert isinstance(gadget, Resource) and type(gadget) is Resource
+    with pytest.raises(RelationshipNotIncludedError) as info:
+        gadget.related("parts")
+    assert info.value.include_path == "gadget.parts"
+    image = first.images[0]
+    with pytest.raises(ParameterError, match="it has none"):
+        image.related("parts")

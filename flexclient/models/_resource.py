@@ -73,8 +73,11 @@ class _Missing:
 
 
 _ABSENT = object()
-_LINKS = ("_path", "_resolved")
-_NO_LINKS: dict[str, Any] = {}  # shared by resources without relationships; never written
+
+_LINKS = ("_links",)
+# The links of a resource not read from a response (built by hand, or validated by a program).
+_UNRESOLVED: tuple[tuple[str, ...], dict[str, Any]] = ((), {})
+_NO_LINKS: dict[str, Any] = {}  # of resources without relationships; never written
 
 R = TypeVar("R", bound="Resource")
 
@@ -100,13 +103,13 @@ class Resource(BaseModel):
     # The wire names of the relationships a typed model declares (None: a resource of a type
     # this client has no model for, whose relationships are not known in advance).
     relationship_names: ClassVar[frozenset[str] | None] = None
-    # Set by `attach` when the response is read: the shortest include path to this resource,
-    # and its relationships resolved against `included`. Slots rather than pydantic private
-    # attributes, which cost a Python call per resource while a response is validated.
+    # Set by `attach` when the response is read: the shortest include path to this resource
+    # (for error messages), and its relationships resolved against `included`, by wire name.
+    # One slot for both (one write a resource), rather than pydantic private attributes,
+    # which cost a Python call per resource while a response is validated.
     __slots__ = _LINKS
-    if TYPE_CHECKING:  # annotated for mypy only: pydantic would make them private attributes
-        _path: tuple[str, ...]
-        _resolved: dict[str, Any]
+    if TYPE_CHECKING:  # annotated for mypy only: pydantic would make it a private attribute
+        _links: tuple[tuple[str, ...], dict[str, Any]]
 
     id: uuid.UUID
     type: str
@@ -192,8 +195,7 @@ class Resource(BaseModel):
         did not include it, and `ParameterError` when the model has no relationship of that
         name (the message lists those it has).
         """
-        links = getattr(self, "_resolved", None)  # None: not read from a response
-        resolved: Any = _ABSENT if links is None else links.get(name, _ABSENT)
+        resolved: Any = getattr(self, "_links", _UNRESOLVED)[1].get(name, _ABSENT)
         if resolved is _ABSENT:
             self._check_relationship_name(name)
             raise RelationshipNotIncludedError(self._include_path(name))
@@ -222,7 +224,7 @@ class Resource(BaseModel):
 
     def _include_path(self, name: str) -> str:
         """The `include` value that would have brought relationship `name` of this resource."""
-        return ".".join((*getattr(self, "_path", ()), name))
+        return ".".join((*getattr(self, "_links", _UNRESOLVED)[0], name))
 
     def _one(self, name: str, cls: builtins.type[R]) -> R | None:
         value = self.related(name)
@@ -335,13 +337,12 @@ def resource_from(raw: Mapping[str, Any]) -> Resource:
     return made
 
 
-# The slots' own setters: object.__setattr__ would look the name up in the type on every call
-# (pydantic's __setattr__ is Python), and these run for every resource of a response.
-_set_path = Resource.__dict__["_path"].__set__
-_set_resolved = Resource.__dict__["_resolved"].__set__
+# The slot's own setter: object.__setattr__ would look the name up in the type on every call
+# (pydantic's __setattr__ is Python), and this runs for most resources of a response.
+_set_links = Resource.__dict__["_links"].__set__
 
 _Key = tuple[str, int]
-_Paths = dict[tuple[str, ...], dict[str, tuple[str, ...]]]
+_Path = tuple[str, ...]
 
 
 def attach(primary: list[Resource], included: list[Resource]) -> None:
@@ -359,11 +360,10 @@ def attach(primary: list[Resource], included: list[Resource]) -> None:
     lost = _DataIndex(primary).get
     # Breadth first from the data, so that each resource gets the shortest include path that
     # reaches it (for error messages); included resources nothing refers to come last, at ().
-    paths: _Paths = {}
-    _spread(primary, by_key.get, unseen.pop, lost, paths)
+    _spread(primary, by_key.get, unseen.pop, lost)
     rest = _unreached(included, by_key, unseen) if twice else list(unseen.values())
     unseen.clear()
-    _spread(rest, by_key.get, unseen.pop, lost, paths)
+    _spread(rest, by_key.get, unseen.pop, lost)
 
 
 class _DataIndex:
@@ -397,53 +397,65 @@ def _spread(
     find: Callable[[_Key], Resource | None],
     take: Callable[[_Key, None], Resource | None],
     lost: Callable[[_Key], Resource | None],
-    paths: _Paths,
 ) -> None:
     """Resolve the relationships of `start`, at include path (), then of what they reach."""
-    set_path, set_resolved = _set_path, _set_resolved
-    for res in start:
-        set_path(res, ())
-    frontier = start
-    while frontier:
-        reached: list[Resource] = []
-        for res in frontier:
-            rels = res.relationships
-            if not rels:  # most included resources (images) refer to nothing
-                set_resolved(res, _NO_LINKS)
-                continue
-            path: tuple[str, ...] = res._path  # pyright: ignore[reportPrivateUsage]  # set above
-            # One tuple for every resource reached the same way (the authors of a page all
-            # share ("author",)): fewer objects made, and fewer for the collector's pass.
-            subs = paths.get(path)
-            if subs is None:
-                subs = paths[path] = {}
-            resolved: dict[str, Any] = {}
-            for name, rel in rels.items():
-                data = rel.data
-                if data is None:
-                    resolved[name] = None
-                elif isinstance(data, list):
-                    found: list[Any] = []
-                    sub = None
-                    for ref in data:
-                        key = (ref.type, ref.id.int)
-                        item = take(key, None)
-                        if item is None:
-                            found.append(find(key) or lost(key) or _Missing(ref))
+    set_links = _set_links
+    # The resources of one level, by the include path that reached them: each relationship
+    # of each parent adds to one list, so no path is kept per resource until its own
+    # relationships are resolved (the authors of a page all share ("author",)).
+    level: dict[_Path, list[Resource]] = {(): start}
+    while level:
+        reached: dict[_Path, list[Resource]] = {}
+        for path, members in level.items():
+            bare = (path, _NO_LINKS)  # the links of those with no relationships
+            groups: dict[str, list[Resource]] = {}
+            for res in members:
+                rels = res.relationships
+                if not rels:
+                    # Most included resources (images) refer to nothing, and their model
+                    # declares nothing: `related()` can only say so, and needs no path.
+                    declared = type(res).relationship_names
+                    if declared is None or declared:
+                        set_links(res, bare)
+                    continue
+                resolved: dict[str, Any] = {}
+                for name, rel in rels.items():
+                    data = rel.data
+                    if data is None:
+                        resolved[name] = None
+                    elif isinstance(data, list):
+                        found: list[Any] = []
+                        group = None
+                        for ref in data:
+                            key = (ref.type, ref.id.int)
+                            item = take(key, None)
+                            if item is None:
+                                found.append(find(key) or lost(key) or _Missing(ref))
+                                continue
+                            if group is None:
+                                group = groups.get(name) or _group(groups, reached, path, name)
+                            group.append(item)
+                            found.append(item)
+                        resolved[name] = found
+                    else:
+                        key = (data.type, data.id.int)
+                        one = take(key, None)
+                        if one is None:
+                            resolved[name] = find(key) or lost(key) or _Missing(data)
                             continue
-                        sub = sub or subs.get(name) or subs.setdefault(name, (*path, name))
-                        set_path(item, sub)
-                        reached.append(item)
-                        found.append(item)
-                    resolved[name] = found
-                else:
-                    key = (data.type, data.id.int)
-                    one = take(key, None)
-                    if one is None:
-                        resolved[name] = find(key) or lost(key) or _Missing(data)
-                        continue
-                    set_path(one, subs.get(name) or subs.setdefault(name, (*path, name)))
-                    reached.append(one)
-                    resolved[name] = one
-            set_resolved(res, resolved)
-        frontier = reached
+                        (groups.get(name) or _group(groups, reached, path, name)).append(one)
+                        resolved[name] = one
+                set_links(res, (path, resolved))
+        level = reached
+
+
+def _group(
+    groups: dict[str, list[Resource]],
+    reached: dict[_Path, list[Resource]],
+    path: _Path,
+    name: str,
+) -> list[Resource]:
+    """The list of the next level's resources reached through relationship `name` of those
+    at `path`."""
+    group = groups[name] = reached[(*path, name)] = []
+    return group
