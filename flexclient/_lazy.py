@@ -31,9 +31,14 @@ def lazy_exports(
     def __getattr__(name: str) -> object:
         module = where.get(name)
         if module is None:
-            from flexclient._suggest import did_you_mean
+            # A private name gets no suggestion (there is no private one to suggest): importing
+            # a submodule not yet imported (`from flexclient import _pages`) looks for such an
+            # attribute first, and would otherwise import difflib for a message never shown.
+            hint = ""
+            if not name.startswith("_"):
+                from flexclient._suggest import did_you_mean
 
-            hint = did_you_mean(name, where)
+                hint = did_you_mean(name, where)
             raise AttributeError(f"module {package!r} has no attribute {name!r}{hint}")
         value = getattr(importlib.import_module(module, package), name)
         namespace[name] = value  # found directly from now on

@@ -6,14 +6,18 @@ used anywhere in parameters and extended data.
 
 from __future__ import annotations
 
+import dataclasses
 import decimal
+import inspect
 import re
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import StrictInt, StrictStr
+from pydantic import ConfigDict, StrictInt, StrictStr
 from pydantic.dataclasses import dataclass
 
 from flexclient._errors import ParameterError
+
+_T = TypeVar("_T")
 
 # ISO 4217 minor-unit exponents that are not 2.
 _EXPONENTS = {
@@ -65,7 +69,55 @@ def _check_money(amount: object, currency: object) -> None:
         )
 
 
-@dataclass(frozen=True)
+# pydantic builds a dataclass's validator when the class is made (about 0.5 ms each), and the
+# first validator built in a process also has pydantic scan every installed package for
+# plugins (4 to 5 ms with the development environment's 72 packages): these build theirs when
+# first used instead (the first one written in code, a TypeAdapter of one), and the scan comes
+# with the first answer's body validator. Models that hold them build their own validators,
+# and values read from the wire need none (`flexclient._decoding.money_from`).
+_DEFERRED = ConfigDict(defer_build=True)
+
+
+class _ClassSignature:
+    """`__signature__` on the class only, as pydantic sets it: an instance's signature is its
+    `__call__`'s."""
+
+    def __init__(self, signature: inspect.Signature) -> None:
+        self.signature = signature
+
+    def __get__(self, instance: object, owner: type[Any]) -> inspect.Signature:
+        if instance is not None:
+            raise AttributeError(f"'__signature__' attribute of {owner.__name__!r} is class-only")
+        return self.signature
+
+
+def _keep_signature(cls: type[_T]) -> type[_T]:
+    """The signature of the dataclass's own `__init__` for a deferred pydantic dataclass,
+    before and after pydantic completes it: `(lat: 'float', lng: 'float') -> None`.
+
+    pydantic sets a dataclass's `__signature__` when it builds its validator, from the
+    `__init__` the dataclass decorator wrote. Deferred, there is none until then, and
+    `inspect.signature` (help(), IDEs, hypothesis' `builds`) finds `(*args, **kwargs)`; and
+    when pydantic completes the class later, it reads the signature from the `__init__` it
+    had put in place of the dataclass's own, and makes it `(*args, lat: float, lng: float)`,
+    keyword-only. So the class gets the right signature now, and that `__init__` too, for
+    pydantic to read it from (tests/test_cold_start.py checks both).
+    """
+    parameters: list[inspect.Parameter] = []
+    for field in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if field.kw_only or field.default is not dataclasses.MISSING or not field.init:
+            raise TypeError(f"{cls.__name__}.{field.name}: only required fields are written here")
+        kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+        parameters.append(inspect.Parameter(field.name, kind, annotation=field.type))
+    self = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    made: Any = cls
+    made.__init__.__signature__ = inspect.Signature([self, *parameters], return_annotation=None)
+    made.__signature__ = _ClassSignature(inspect.Signature(parameters, return_annotation=None))
+    return cls
+
+
+@_keep_signature
+@dataclass(frozen=True, config=_DEFERRED)
 class Money:
     """An amount of money in the currency's minor unit (cents for USD, yen for JPY).
 
@@ -131,7 +183,8 @@ class Money:
         return f"<span>{self}</span>"
 
 
-@dataclass(frozen=True)
+@_keep_signature
+@dataclass(frozen=True, config=_DEFERRED)
 class LatLng:
     """A geographic point in degrees.
 
@@ -143,7 +196,8 @@ class LatLng:
     lng: float
 
 
-@dataclass(frozen=True)
+@_keep_signature
+@dataclass(frozen=True, config=_DEFERRED)
 class LatLngBounds:
     """A rectangle given by its north-east and south-west corners; used in queries.
 

@@ -49,6 +49,12 @@ def test_a_client_imports_no_model_asset_file_or_events_module_until_used() -> N
         assert f"flexclient.{name}" not in modules
 
 
+def test_a_program_imports_no_difflib_before_a_name_is_misspelled() -> None:
+    # `from flexclient import _pages` inside the package asks the lazy package for `_pages`
+    # before importing it: a private name gets no "did you mean" (difflib is ~1 ms).
+    assert "difflib" not in fresh("from flexclient import MarketplaceClient")
+
+
 def test_import_flexclient_alone_imports_neither_requests_nor_pydantic() -> None:
     modules = fresh("import flexclient")
     assert "requests" not in modules
@@ -128,3 +134,49 @@ def test_declarations_name_their_types_without_importing_them() -> None:
     assert declared_args(AsWritten, "missing") == ()
     assert declared_args(Evaluated, "query") == (ListingsQueryParams, User)
     assert declared_args(Evaluated, "author") == (User,)
+
+
+VALUE_TYPES = """
+import inspect
+from flexclient import MarketplaceClient, Money, LatLng, LatLngBounds
+
+def show():
+    for cls in (Money, LatLng, LatLngBounds):
+        print(cls.__name__, cls.__pydantic_complete__, inspect.signature(cls))
+
+show()
+Money(5000, "USD"), LatLngBounds(ne=LatLng(1, 2), sw=LatLng(0, 0))
+show()
+"""
+
+
+def test_importing_builds_no_validator_for_the_value_types_and_keeps_their_signatures() -> None:
+    # Their validators are built when first used (the first one built in a process also has
+    # pydantic scan every installed package for plugins); their signatures are those
+    # of their fields, before and after (as when pydantic built them at import): not
+    # `(*args, **kwargs)`, nor pydantic's `(*args, lat: float, lng: float)` once deferred.
+    printed = fresh(VALUE_TYPES)
+    signatures = [
+        "Money {} (amount: 'StrictInt', currency: 'StrictStr') -> None",
+        "LatLng {} (lat: 'float', lng: 'float') -> None",
+        "LatLngBounds {} (ne: 'LatLng', sw: 'LatLng') -> None",
+    ]
+    assert printed[:6] == [s.format(False) for s in signatures] + [
+        s.format(True) for s in signatures
+    ]
+
+
+def test_the_value_types_signatures_take_their_fields_positionally() -> None:
+    import inspect
+
+    from flexclient import LatLng, LatLngBounds, Money
+
+    for cls, names in ((Money, ["amount", "currency"]), (LatLng, ["lat", "lng"])):
+        signature = inspect.signature(cls)
+        assert list(signature.parameters) == names
+        assert {p.kind for p in signature.parameters.values()} == {
+            inspect.Parameter.POSITIONAL_OR_KEYWORD
+        }
+        assert signature.bind(1, 2).arguments == dict(zip(names, [1, 2], strict=True))
+    assert list(inspect.signature(LatLngBounds).parameters) == ["ne", "sw"]
+    assert not hasattr(LatLng(1, 2), "__signature__")  # the class's only, as pydantic's

@@ -21,6 +21,19 @@ def test_a_misspelled_group_or_endpoint_names_the_close_ones() -> None:
         sdk.zzz  # type: ignore[attr-defined]  # noqa: B018
 
 
+def test_a_misspelled_public_name_of_a_package_names_the_close_ones_a_private_one_none() -> None:
+    import flexclient
+    import flexclient.models
+
+    with pytest.raises(AttributeError, match=r"'MarketplaceClent'; did you mean 'MarketplaceCl"):
+        flexclient.MarketplaceClent  # type: ignore[attr-defined]  # noqa: B018
+    with pytest.raises(AttributeError, match=r"'Listng'; did you mean 'Listing'"):
+        flexclient.models.Listng  # type: ignore[attr-defined]  # noqa: B018
+    # what importing a submodule asks first (`from flexclient import _pages`): no difflib
+    with pytest.raises(AttributeError, match=r"no attribute '_Listing'$"):
+        flexclient.models._Listing  # type: ignore[attr-defined]  # noqa: B018
+
+
 def test_an_undocumented_key_is_sent_with_a_warning_naming_the_close_ones() -> None:
     sdk = MarketplaceClient("client-id", base_url=MP)
     with requests_mock.Mocker() as m:
