@@ -6,6 +6,7 @@ import contextlib
 import gc
 import json
 import uuid
+import warnings
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -248,3 +249,13 @@ def test_deeply_nested_json_leaves_the_programs_finalizers_alone(
     assert [str(e) for e in refused] == ["the JSON is nested too deeply"]
     assert finalized == [30]
     assert ignored == []
+
+
+def test_an_envelope_dumps_each_included_resource_as_its_own_model() -> None:
+    envelope = build_envelope(sample.page())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # pydantic warns when it dumps a User as a Resource
+        dumped = envelope.model_dump()
+    kinds = {item["type"]: item["attributes"] for item in dumped["included"]}
+    assert kinds["user"]["profile"]["display_name"] == "Jane D"
+    assert "variants" in kinds["image"]

@@ -11,7 +11,6 @@ from pydantic import (
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
-    SerializeAsAny,
     TypeAdapter,
     ValidationError,
 )
@@ -21,6 +20,7 @@ from flexclient._narrow import is_list
 from flexclient.models._display import dataframe, html_table, record
 from flexclient.models._resource import (
     WIRE_CONFIG,
+    AnyResource,
     Resource,
     attach,
     registered_models,
@@ -62,8 +62,7 @@ class Envelope(BaseModel, Generic[D]):
 
     data: D
     meta: Meta = Field(default_factory=Meta)
-    # SerializeAsAny: dump each resource as its own type (User, Image...), not as the base.
-    included: list[SerializeAsAny[Resource]] = Field(default_factory=list[Resource])
+    included: list[AnyResource] = Field(default_factory=list[Resource])
 
     def resources(self) -> list[Resource]:
         """The resources of `data`, as a list also for show endpoints."""
@@ -227,7 +226,7 @@ def _error(errors: list[ErrorDetails]) -> EnvelopeError:
 def _envelope(body: dict[str, Any]) -> Envelope[Any]:
     # Built without validation: the body's validator has just checked every part (and so
     # the envelope's own validator is built only if a program validates one itself).
-    included: list[Resource] = body.get("included") or []
+    included: list[AnyResource] = body.get("included") or []
     meta: Meta = body.get("meta") or Meta.model_construct()
     # Unparametrized at run time, as every envelope is: `data` is what the body held.
     envelope: Envelope[Any] = Envelope.model_construct(  # pyright: ignore[reportUnknownVariableType]

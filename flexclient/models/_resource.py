@@ -15,8 +15,9 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeVar, cast
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler
 from pydantic.alias_generators import to_camel
+from pydantic_core import CoreSchema, core_schema
 
 from flexclient._errors import ParameterError, RelationshipNotIncludedError, RelationshipTypeError
 from flexclient._narrow import is_list
@@ -257,6 +258,26 @@ class Resource(BaseModel):
                 f"use related({name!r}) for the raw resource"
             )
         return value
+
+
+class _DumpedAsItsOwnType:
+    """Marks a field's resources to be dumped each as its own model (a User with a User's
+    attributes), not as the `Resource` the field declares. pydantic's `SerializeAsAny` does
+    the same; importing its module costs about 2 ms at import (docs/performance.md)."""
+
+    def __get_pydantic_core_schema__(
+        self, source: object, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        schema = handler(source)
+        inner: dict[str, Any] = cast("dict[str, Any]", schema)
+        while inner["type"] == "definitions":  # the model's schema is inside its definitions
+            inner = inner["schema"]
+        inner["serialization"] = core_schema.simple_ser_schema("any")
+        return schema
+
+
+AnyResource = Annotated[Resource, _DumpedAsItsOwnType()]
+"""A field type for resources of any type, each dumped (`model_dump`) as its own model."""
 
 
 # Where each resource type's model is defined: a module of flexclient.models is imported when

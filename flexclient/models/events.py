@@ -6,10 +6,16 @@ import datetime as dt
 import uuid
 from typing import Any, ClassVar
 
-from pydantic import Field, SerializeAsAny, model_validator
+from pydantic import Field, model_validator
 
 from flexclient._narrow import is_mapping
-from flexclient.models._resource import Attributes, Resource, WireModel, resource_from
+from flexclient.models._resource import (
+    AnyResource,
+    Attributes,
+    Resource,
+    WireModel,
+    resource_from,
+)
 
 
 class AuditData(WireModel):
@@ -36,7 +42,7 @@ class EventAttributes(Attributes):
     resource_id: uuid.UUID | None = None
     resource_type: str | None = None
     marketplace_id: uuid.UUID | None = None
-    resource: SerializeAsAny[Resource] | None = None
+    resource: AnyResource | None = None
     previous_values: dict[str, Any] | None = None
     audit_data: AuditData | None = None
 
