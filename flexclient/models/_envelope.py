@@ -226,7 +226,7 @@ def _error(errors: list[ErrorDetails]) -> EnvelopeError:
 def _envelope(body: dict[str, Any]) -> Envelope[Any]:
     # Built without validation: the body's validator has just checked every part (and so
     # the envelope's own validator is built only if a program validates one itself).
-    included: list[AnyResource] = body.get("included") or []
+    included: list[Resource] = body.get("included") or []
     meta: Meta = body.get("meta") or Meta.model_construct()
     # Unparametrized at run time, as every envelope is: `data` is what the body held.
     envelope: Envelope[Any] = Envelope.model_construct(  # pyright: ignore[reportUnknownVariableType]

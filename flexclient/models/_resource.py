@@ -22,7 +22,7 @@ from pydantic_core import CoreSchema, core_schema
 from flexclient._errors import ParameterError, RelationshipNotIncludedError, RelationshipTypeError
 from flexclient._narrow import is_list
 from flexclient.models._display import html_fields, record, short_repr
-from flexclient.models._relations import Relation
+from flexclient.models._relations import NO_RESPONSE_LINKS, Relation
 
 # Attributes and nested values: snake_case in Python, the API's camelCase on the wire;
 # attributes this version does not know are kept under their wire names.
@@ -74,10 +74,7 @@ class _Missing:
 
 
 _ABSENT = object()
-
 _LINKS = ("_links",)
-# The links of a resource not read from a response (built by hand, or validated by a program).
-_UNRESOLVED: tuple[tuple[str, ...], dict[str, Any]] = ((), {})
 _NO_LINKS: dict[str, Any] = {}  # of resources without relationships; never written
 
 R = TypeVar("R", bound="Resource")
@@ -196,7 +193,7 @@ class Resource(BaseModel):
         did not include it, and `ParameterError` when the model has no relationship of that
         name (the message lists those it has).
         """
-        resolved: Any = getattr(self, "_links", _UNRESOLVED)[1].get(name, _ABSENT)
+        resolved: Any = getattr(self, "_links", NO_RESPONSE_LINKS)[1].get(name, _ABSENT)
         if resolved is _ABSENT:
             self._check_relationship_name(name)
             raise RelationshipNotIncludedError(self._include_path(name))
@@ -225,7 +222,7 @@ class Resource(BaseModel):
 
     def _include_path(self, name: str) -> str:
         """The `include` value that would have brought relationship `name` of this resource."""
-        return ".".join((*getattr(self, "_links", _UNRESOLVED)[0], name))
+        return ".".join((*getattr(self, "_links", NO_RESPONSE_LINKS)[0], name))
 
     def _one(self, name: str, cls: builtins.type[R]) -> R | None:
         value = self.related(name)
