@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         ImageAssetVariant as ImageAssetVariant,
         JsonAsset as JsonAsset,
     )
+    from flexclient._auth_info import AuthInfo as AuthInfo
     from flexclient._clients import (
         IntegrationClient as IntegrationClient,
         MarketplaceClient as MarketplaceClient,
@@ -36,15 +37,17 @@ if TYPE_CHECKING:
         RequestOptions as RequestOptions,
         Response as Response,
     )
+    from flexclient._error_body import (
+        ErrorEnvelope as ErrorEnvelope,
+        ErrorItem as ErrorItem,
+        ErrorSource as ErrorSource,
+    )
     from flexclient._errors import (
         ApiError as ApiError,
         AuthError as AuthError,
         BadRequestError as BadRequestError,
         ClientError as ClientError,
         ConflictError as ConflictError,
-        ErrorEnvelope as ErrorEnvelope,
-        ErrorItem as ErrorItem,
-        ErrorSource as ErrorSource,
         FlexError as FlexError,
         ForbiddenError as ForbiddenError,
         MissingExtraError as MissingExtraError,
@@ -91,7 +94,6 @@ if TYPE_CHECKING:
     from flexclient._pages import PaginationLimitWarning as PaginationLimitWarning
     from flexclient._query import object_query as object_query
     from flexclient._tokens import (
-        AuthInfo as AuthInfo,
         FileTokenStore as FileTokenStore,
         LockingTokenStore as LockingTokenStore,
         MemoryTokenStore as MemoryTokenStore,
@@ -129,6 +131,7 @@ if not TYPE_CHECKING:
                 "ImageAssetVariant",
                 "JsonAsset",
             ),
+            "._auth_info": ("AuthInfo",),
             "._clients": (
                 "IntegrationClient",
                 "MarketplaceClient",
@@ -142,15 +145,13 @@ if not TYPE_CHECKING:
                 "RequestOptions",
                 "Response",
             ),
+            "._error_body": ("ErrorEnvelope", "ErrorItem", "ErrorSource"),
             "._errors": (
                 "ApiError",
                 "AuthError",
                 "BadRequestError",
                 "ClientError",
                 "ConflictError",
-                "ErrorEnvelope",
-                "ErrorItem",
-                "ErrorSource",
                 "FlexError",
                 "ForbiddenError",
                 "MissingExtraError",
@@ -197,7 +198,6 @@ if not TYPE_CHECKING:
             "._pages": ("PaginationLimitWarning",),
             "._query": ("object_query",),
             "._tokens": (
-                "AuthInfo",
                 "FileTokenStore",
                 "LockingTokenStore",
                 "MemoryTokenStore",

@@ -23,7 +23,6 @@ from typing import Any, ClassVar, Literal
 from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic.alias_generators import to_camel
 
 from flexclient._endpoint_kinds import Response
 from flexclient._errors import FlexError, ParameterError, UnexpectedResponseError
@@ -33,6 +32,7 @@ from flexclient._narrow import is_dict, is_json_object, is_list, is_mapping, is_
 from flexclient._query import write_query
 from flexclient._transport import RawResponse, Timeout
 from flexclient._values import check_text
+from flexclient.models._resource import wire_name
 
 MAX_NESTING = 500
 """Asset data nested deeper than this is refused when read."""
@@ -79,7 +79,7 @@ class ImageAssetAttributes(BaseModel):
     """An image asset's `asset_path` and its `variants` by name."""
 
     model_config: ClassVar[ConfigDict] = ConfigDict(
-        extra="allow", frozen=True, alias_generator=to_camel, populate_by_name=True
+        extra="allow", frozen=True, alias_generator=wire_name, populate_by_name=True
     )
 
     asset_path: str | None = None

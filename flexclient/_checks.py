@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from flexclient._endpoint_kinds import Endpoint
 
 CUSTOM_PREFIXES = ("pub_", "meta_", "priv_", "prot_", "fields.", "imageVariant.", "limit.")
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+# Compiled by `re` when first used (and kept), not at import.
+_UUID = r"(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
 
 def is_custom_key(key: object) -> bool:
@@ -110,7 +111,7 @@ def id_keys(params_type: Any) -> dict[str, IdShape]:
 def _check_id(key: str, value: object) -> None:
     if value is None or isinstance(value, uuid.UUID):
         return
-    if isinstance(value, str) and _UUID.fullmatch(value):
+    if isinstance(value, str) and re.fullmatch(_UUID, value):
         return
     shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
     if not isinstance(value, str):

@@ -79,22 +79,24 @@ def _built(cls: type[_T], **fields: object) -> _T:
 
 
 @functools.cache
-def _money_adapter() -> TypeAdapter[Money]:
-    # Made when first needed: well-formed money never needs it, and import time counts.
-    return TypeAdapter(Money)
+def _adapter(cls: type[_T]) -> TypeAdapter[_T]:
+    # Made when first needed: well-formed values never need one, and import time counts.
+    return TypeAdapter(cls)
 
 
 def money_from(amount: object, currency: object) -> Money:
     """`Money` read from the wire; validated only when the types are not already exact."""
     if type(amount) is int and type(currency) is str:
         return _built(Money, amount=amount, currency=currency)
-    # pydantic's validation says what is wrong (the constructor's own checks are advice for
-    # code that writes a Money, not for what a server sent).
-    return _money_adapter().validate_python({"amount": amount, "currency": currency})
+    # pydantic's validation says what is wrong (the constructors' own checks are advice for
+    # code that writes a value, not for what a server sent).
+    money: Money = _adapter(Money).validate_python({"amount": amount, "currency": currency})
+    return money
 
 
 def latlng_from(lat: object, lng: object) -> LatLng:
     """`LatLng` read from the wire; validated only when the types are not already exact."""
     if type(lat) is float and type(lng) is float:
         return _built(LatLng, lat=lat, lng=lng)
-    return LatLng(lat, lng)  # type: ignore[arg-type]
+    point: LatLng = _adapter(LatLng).validate_python({"lat": lat, "lng": lng})
+    return point

@@ -36,14 +36,14 @@ Transit), `data.errors` is empty and the raw body is still there in `body`.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping
-from typing import Any, ClassVar
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import TYPE_CHECKING, Any
 
 from flexclient._json import read_json
 from flexclient._narrow import is_json_object
+
+if TYPE_CHECKING:
+    from flexclient._error_body import ErrorEnvelope
 
 
 class FlexError(Exception):
@@ -136,42 +136,6 @@ class RequestTimeoutError(TransportError, TimeoutError):
     """No answer within the timeout (connecting, or reading the answer)."""
 
 
-class ErrorSource(BaseModel):
-    """Where in the request an error was found, e.g. `path=["body", "title"]`."""
-
-    # Built when an error body is first read, not at import.
-    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", defer_build=True)
-
-    path: list[str] = Field(default_factory=list)
-    type: str | None = None
-
-
-class ErrorItem(BaseModel):
-    """One error of an error response.
-
-    `details` is meant for debugging only: the API may change its content at any time, so do
-    not make decisions on it. Decide on `status` and `code`.
-    """
-
-    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", defer_build=True)
-
-    id: uuid.UUID | None = None
-    status: int | None = None
-    code: str = ""
-    title: str = ""
-    details: Any = None
-    source: ErrorSource | None = None
-    meta: dict[str, Any] | None = None
-
-
-class ErrorEnvelope(BaseModel):
-    """The body of an error response: `{"errors": [...]}`."""
-
-    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", defer_build=True)
-
-    errors: list[ErrorItem] = Field(default_factory=list[ErrorItem])
-
-
 _BODY_SNIPPET = 500
 
 
@@ -198,7 +162,7 @@ class ApiError(FlexError):
     ) -> None:
         self.status = status
         self.status_text = status_text
-        self.data: ErrorEnvelope = data if data is not None else ErrorEnvelope()
+        self._data = data
         self.body = body
         self.headers: Mapping[str, str] = headers if headers is not None else {}
         self.request = request
@@ -213,7 +177,7 @@ class ApiError(FlexError):
             parts.append(f"from {self.request}")
         if reason:
             parts.append(f"- {reason}")
-        if self.data.errors:
+        if self._data is not None and self._data.errors:
             described = "; ".join(f"{e.code}: {e.title}" for e in self.data.errors)
             parts.append(f"- {described}")
         elif self.body:
@@ -221,6 +185,16 @@ class ApiError(FlexError):
             more = "..." if len(self.body) > _BODY_SNIPPET else ""
             parts.append(f"- body: {snippet!r}{more}")
         return " ".join(parts)
+
+    @property
+    def data(self) -> ErrorEnvelope:
+        """The parsed error envelope; `data.errors` is empty when the body had none."""
+        if self._data is None:
+            # The body's models are imported with the first error that has one, or asks.
+            from flexclient._error_body import ErrorEnvelope
+
+            self._data = ErrorEnvelope()
+        return self._data
 
     @property
     def codes(self) -> list[str]:
@@ -301,7 +275,7 @@ class AuthError(ApiError):
         super().__init__(status, status_text, **kw)
 
     def _message(self, reason: str) -> str:
-        if self.error and not self.data.errors:
+        if self.error and (self._data is None or not self._data.errors):
             # The OAuth error says it all; the raw body stays in `body`.
             parts = [f"{self.status} {self.status_text}".strip()]
             if self.request:

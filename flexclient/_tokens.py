@@ -14,7 +14,6 @@ import contextlib
 import json
 import logging
 import os
-import re
 import threading
 from collections.abc import Generator, Mapping
 from contextlib import AbstractContextManager
@@ -35,21 +34,26 @@ except ImportError:  # pragma: no cover - Windows
 
 log = logging.getLogger("flexclient")
 
+
 # What a token may hold to be sent in an Authorization header: visible ASCII, no space. A
 # CR or LF would end the header early (and be refused by the HTTP library on every call).
-_HEADER_SAFE = re.compile(r"[\x21-\x7e]+")
-
-
 def _header_safe(value: object) -> bool:
     # `object`: a Token may come from untyped code (a store of one's own) with anything in it.
-    return isinstance(value, str) and _HEADER_SAFE.fullmatch(value) is not None
+    return (
+        isinstance(value, str)
+        and value.isascii()
+        and value.isprintable()  # in ASCII: space to "~"
+        and value != ""
+        and " " not in value
+    )
 
 
 @dataclass(frozen=True)
 class Token:
     """A token response of the Authentication API.
 
-    `scope` is space separated (`"public-read"`, `"user"`, `"trusted:user"`, `"integ"`);
+    `scope` is space separated (`"public-read"`, `"user"`, `"trusted:user"`, `"integ"`),
+    `scopes` the same as a list;
     `is_logged_in_as` marks a token an operator got by logging in as a user. The access and
     refresh tokens are left out of `repr()`.
     """
@@ -72,6 +76,12 @@ class Token:
     @property
     def scopes(self) -> list[str]:
         return self.scope.split()
+
+    @property
+    def is_anonymous(self) -> bool:
+        """Whether the token allows only public reads. As the official SDKs decide: by its
+        scope (`public-read`), or, with no scope, by whether it cannot be refreshed."""
+        return self.scope == "public-read" if self.scope else self.refresh_token is None
 
     @classmethod
     def from_wire(cls, data: Mapping[str, object]) -> Token:
@@ -246,31 +256,3 @@ def _kind(exc: BaseException) -> str:
     if isinstance(exc, json.JSONDecodeError):
         return f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
     return str(exc)
-
-
-@dataclass(frozen=True)
-class AuthInfo:
-    """What the stored token allows: its scopes, whether it is anonymous (only
-    `public-read`), and whether an operator got it by logging in as a user.
-
-    With no token stored (before the first call, after logout) the info is empty: no scopes,
-    and neither anonymous nor logged in as; `has_token` is False.
-    """
-
-    scopes: list[str] = field(default_factory=list[str])
-    is_anonymous: bool = False
-    is_logged_in_as: bool = False
-    has_token: bool = False
-
-    @classmethod
-    def of(cls, token: Token | None) -> AuthInfo:
-        if token is None:
-            return cls()
-        # As the official SDKs: a token without a scope is anonymous if it cannot be refreshed.
-        anonymous = token.scope == "public-read" if token.scope else token.refresh_token is None
-        return cls(
-            scopes=token.scopes,
-            is_anonymous=anonymous,
-            is_logged_in_as=token.is_logged_in_as,
-            has_token=True,
-        )

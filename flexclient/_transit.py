@@ -35,10 +35,8 @@ from flexclient._json import read_json
 
 CACHE_SIZE = 44 * 44
 # The cache codes in the order writers hand them out: "^0" ... "^[", then "^00" ...
-CACHE_CODES = [
-    "^" + (chr(48 + n) if n < 44 else chr(48 + n // 44) + chr(48 + n % 44))
-    for n in range(CACHE_SIZE)
-]
+_DIGITS = [chr(48 + n) for n in range(44)]
+CACHE_CODES = ["^" + d for d in _DIGITS] + ["^" + a + b for a in _DIGITS[1:] for b in _DIGITS]
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 # `list` and `dict` as a JSON parser makes them, for the type checkers: after
@@ -75,10 +73,11 @@ class _Tag:
 
 
 # Python's own number parsers take more than Transit writes (int() takes "1_000", " 12",
-# digits of other scripts; Decimal() takes "NaN"); these are the forms writers produce.
-_INTEGER = re.compile(r"-?[0-9]+\Z")
-_FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
-_BIG_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+# digits of other scripts; Decimal() takes "NaN"); these are the forms writers produce. As
+# text, compiled by `re` when a value first needs one (they are rare), not at import.
+_INTEGER = r"-?[0-9]+\Z"
+_FLOAT = r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z"
+_BIG_DECIMAL = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z"
 # A BigDecimal written out in full must stay within Python's default limit on the digits of
 # an int (sys.int_info.default_max_str_digits): beyond it int() and format(d, "f") of a value
 # such as 1e999999999 would run for hours, and no marketplace quantity comes near it.
@@ -87,7 +86,7 @@ _INT64 = 2**63
 
 
 def _integer(text: str) -> int:
-    if _INTEGER.match(text) is None:
+    if re.match(_INTEGER, text) is None:
         raise ValueError(f"not an integer: {text[:40]!r}")
     return int(text)
 
@@ -101,13 +100,13 @@ def _int64(text: str) -> int:
 
 
 def _float(text: str) -> float:
-    if _FLOAT.match(text) is None:
+    if re.match(_FLOAT, text) is None:
         raise ValueError(f"not a number: {text[:40]!r}")
     return float(text)
 
 
 def _big_decimal(text: str) -> decimal.Decimal:
-    if _BIG_DECIMAL.match(text) is None:
+    if re.match(_BIG_DECIMAL, text) is None:
         raise ValueError(f"not a decimal number: {text[:40]!r}")
     value = decimal.Decimal(text)
     exponent = value.as_tuple().exponent
@@ -142,7 +141,7 @@ def _millis(text: str) -> dt.datetime:
 
 
 _BASE64_SPACE = str.maketrans("", "", " \t\n\f\r")
-_BASE64 = re.compile(r"[A-Za-z0-9+/]*\Z")
+_BASE64 = r"[A-Za-z0-9+/]*\Z"
 
 
 def _binary(text: str) -> bytes:
@@ -152,7 +151,7 @@ def _binary(text: str) -> bytes:
     data = text.translate(_BASE64_SPACE)
     if len(data) % 4 == 0 and data.endswith("="):
         data = data[:-2] if data.endswith("==") else data[:-1]
-    if len(data) % 4 == 1 or _BASE64.match(data) is None:
+    if len(data) % 4 == 1 or re.match(_BASE64, data) is None:
         raise ValueError(f"invalid base64: {text[:40]!r}")
     return base64.b64decode(data + "=" * (-len(data) % 4))
 

@@ -6,18 +6,14 @@ used anywhere in parameters and extended data.
 
 from __future__ import annotations
 
-import dataclasses
 import decimal
-import inspect
-import re
-from typing import Any, TypeVar
+import numbers
+from dataclasses import dataclass
+from typing import Any
 
-from pydantic import ConfigDict, StrictInt, StrictStr
-from pydantic.dataclasses import dataclass
+from pydantic import StrictInt, StrictStr
 
 from flexclient._errors import ParameterError
-
-_T = TypeVar("_T")
 
 # ISO 4217 minor-unit exponents that are not 2.
 _EXPONENTS = {
@@ -49,7 +45,14 @@ _EXPONENTS = {
 }
 
 
-_CURRENCY = re.compile(r"[A-Z]{3}")
+def _is_currency_code(text: object) -> bool:
+    return (
+        isinstance(text, str)
+        and len(text) == 3
+        and text.isascii()
+        and text.isalpha()
+        and text.isupper()
+    )
 
 
 def _check_money(amount: object, currency: object) -> None:
@@ -63,61 +66,31 @@ def _check_money(amount: object, currency: object) -> None:
             f"a whole number of the currency's minor unit (cents for EUR, yen for JPY), "
             f"not {amount!r}{hint}",
         )
-    if not isinstance(currency, str) or not _CURRENCY.fullmatch(currency):
+    if not _is_currency_code(currency):
         raise ParameterError(
             "currency", f"an ISO 4217 code of three capital letters, e.g. 'EUR', not {currency!r}"
         )
 
 
-# pydantic builds a dataclass's validator when the class is made (about 0.5 ms each), and the
-# first validator built in a process also has pydantic scan every installed package for
-# plugins (4 to 5 ms with the development environment's 72 packages): these build theirs when
-# first used instead (the first one written in code, a TypeAdapter of one), and the scan comes
-# with the first answer's body validator. Models that hold them build their own validators,
-# and values read from the wire need none (`flexclient._decoding.money_from`).
-_DEFERRED = ConfigDict(defer_build=True)
+def _degrees(name: str, value: object) -> float:
+    # bool is an int to Python, and no coordinate.
+    if type(value) is not bool and isinstance(value, numbers.Real):
+        return float(value)
+    raise ParameterError(name, f"a number of degrees, not {value!r}")
 
 
-class _ClassSignature:
-    """`__signature__` on the class only, as pydantic sets it: an instance's signature is its
-    `__call__`'s."""
-
-    def __init__(self, signature: inspect.Signature) -> None:
-        self.signature = signature
-
-    def __get__(self, instance: object, owner: type[Any]) -> inspect.Signature:
-        if instance is not None:
-            raise AttributeError(f"'__signature__' attribute of {owner.__name__!r} is class-only")
-        return self.signature
+def _corner(name: str, value: object) -> LatLng:
+    if isinstance(value, LatLng):
+        return value
+    raise ParameterError(name, f"a LatLng, not {value!r}")
 
 
-def _keep_signature(cls: type[_T]) -> type[_T]:
-    """The signature of the dataclass's own `__init__` for a deferred pydantic dataclass,
-    before and after pydantic completes it: `(lat: 'float', lng: 'float') -> None`.
-
-    pydantic sets a dataclass's `__signature__` when it builds its validator, from the
-    `__init__` the dataclass decorator wrote. Deferred, there is none until then, and
-    `inspect.signature` (help(), IDEs, hypothesis' `builds`) finds `(*args, **kwargs)`; and
-    when pydantic completes the class later, it reads the signature from the `__init__` it
-    had put in place of the dataclass's own, and makes it `(*args, lat: float, lng: float)`,
-    keyword-only. So the class gets the right signature now, and that `__init__` too, for
-    pydantic to read it from (tests/test_cold_start.py checks both).
-    """
-    parameters: list[inspect.Parameter] = []
-    for field in dataclasses.fields(cls):  # type: ignore[arg-type]
-        if field.kw_only or field.default is not dataclasses.MISSING or not field.init:
-            raise TypeError(f"{cls.__name__}.{field.name}: only required fields are written here")
-        kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
-        parameters.append(inspect.Parameter(field.name, kind, annotation=field.type))
-    self = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    made: Any = cls
-    made.__init__.__signature__ = inspect.Signature([self, *parameters], return_annotation=None)
-    made.__signature__ = _ClassSignature(inspect.Signature(parameters, return_annotation=None))
-    return cls
-
-
-@_keep_signature
-@dataclass(frozen=True, config=_DEFERRED)
+# Standard library dataclasses, which pydantic validates where models hold them (pydantic's own
+# dataclasses cost about 1.5 ms more at import). Each has its own __init__ (init=False: the
+# decorator would compile one only to drop it), which checks what code passes; pydantic,
+# reading the wire, sets the fields without calling it. Frozen: the fields are set past the
+# dataclass's __setattr__.
+@dataclass(frozen=True, init=False)
 class Money:
     """An amount of money in the currency's minor unit (cents for USD, yen for JPY).
 
@@ -132,13 +105,9 @@ class Money:
     amount: StrictInt
     currency: StrictStr
 
-    def __new__(cls, *args: object, **kwargs: object) -> Money:
-        # Only a Money written in code comes here with arguments (models build theirs
-        # from the wire by other means): check it and say what to write instead.
-        if args or kwargs:
-            fields = dict(zip(("amount", "currency"), args, strict=False)) | kwargs
-            _check_money(fields.get("amount"), fields.get("currency"))
-        return object.__new__(cls)
+    def __init__(self, amount: int, currency: str) -> None:
+        _check_money(amount, currency)  # says what to write instead
+        self.__dict__.update(amount=amount, currency=currency)
 
     @classmethod
     def of(cls, amount: str | decimal.Decimal | int | float, currency: str) -> Money:
@@ -183,8 +152,7 @@ class Money:
         return f"<span>{self}</span>"
 
 
-@_keep_signature
-@dataclass(frozen=True, config=_DEFERRED)
+@dataclass(frozen=True, init=False)
 class LatLng:
     """A geographic point in degrees.
 
@@ -195,9 +163,11 @@ class LatLng:
     lat: float
     lng: float
 
+    def __init__(self, lat: float, lng: float) -> None:
+        self.__dict__.update(lat=_degrees("lat", lat), lng=_degrees("lng", lng))
 
-@_keep_signature
-@dataclass(frozen=True, config=_DEFERRED)
+
+@dataclass(frozen=True, init=False)
 class LatLngBounds:
     """A rectangle given by its north-east and south-west corners; used in queries.
 
@@ -207,3 +177,6 @@ class LatLngBounds:
 
     ne: LatLng
     sw: LatLng
+
+    def __init__(self, ne: LatLng, sw: LatLng) -> None:
+        self.__dict__.update(ne=_corner("ne", ne), sw=_corner("sw", sw))

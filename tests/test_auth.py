@@ -336,6 +336,25 @@ def test_auth_info_without_a_token_is_empty(sdk: MarketplaceClient) -> None:
     )  # no scope and no refresh token, as the official SDK reads it
 
 
+@pytest.mark.parametrize(
+    ("scope", "refresh_token", "anonymous"),
+    [
+        ("public-read", None, True),
+        ("public-read", "r", True),
+        ("user", None, False),
+        ("", None, True),
+        ("", "r", False),
+        ("user public-read", "r", False),
+    ],
+)
+def test_a_token_is_anonymous_as_the_official_sdks_decide(
+    sdk: MarketplaceClient, scope: str, refresh_token: str | None, anonymous: bool
+) -> None:
+    token = Token(access_token="a", scope=scope, refresh_token=refresh_token)
+    sdk.token_store.set(token)
+    assert token.is_anonymous is sdk.auth_info().is_anonymous is anonymous
+
+
 def test_concurrent_401s_share_one_refresh(
     mock: requests_mock.Mocker, sdk: MarketplaceClient
 ) -> None:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flexclient import LatLng, Money, ParameterError
+from flexclient import LatLng, LatLngBounds, Money, ParameterError
 from flexclient._cli import envelope_json, parse_value, table
 from flexclient._demo import _money
 from flexclient._multipart import _text
@@ -90,6 +90,17 @@ def test_a_money_written_wrong_says_what_to_write() -> None:
         with pytest.raises(ParameterError, match="three capital letters") as bad:
             Money(5000, currency)  # type: ignore[arg-type]
         assert bad.value.param == "currency"
+
+
+def test_a_point_or_bounds_written_wrong_names_the_field() -> None:
+    assert LatLng(60, 24) == LatLng(60.0, 24.0) and type(LatLng(60, 24).lat) is float
+    for lat, lng, param in [("60.1", 24.0, "lat"), (60.1, None, "lng"), (True, 24.0, "lat")]:
+        with pytest.raises(ParameterError, match="a number of degrees") as info:
+            LatLng(lat, lng)  # type: ignore[arg-type]
+        assert info.value.param == param
+    with pytest.raises(ParameterError, match="a LatLng, not") as bad:
+        LatLngBounds(ne=LatLng(1, 2), sw=(0, 0))  # type: ignore[arg-type]
+    assert bad.value.param == "sw"
 
 
 def test_money_from_major_units_is_exact() -> None:
