@@ -25,6 +25,7 @@ parameters. At run time any mapping is accepted as the parameters.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import (
@@ -169,16 +170,21 @@ class Endpoint(Generic[P, D]):
     def __init__(self, path: str) -> None:
         self.path = path
         self.name: str = ""
-        self._declared: tuple[object, ...] = ()
+        self._group: type | None = None
         self._params: Any = None
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
+        self._group = owner
+
+    @functools.cached_property
+    def _declared(self) -> tuple[object, ...]:
         # The endpoint's annotation in its group, `query: ListQuery[ListingsQueryParams,
         # Listing] = ListQuery(...)`, names its TypedDict and model, looked up when first
         # needed: the table imports neither, and a call imports only its own endpoint's
-        # TypedDict, and an answer the models of what it holds.
-        self._declared = declared_args(owner, name)
+        # TypedDict, and an answer the models of what it holds. Read when first needed too,
+        # not for all hundred endpoints at import.
+        return declared_args(self._group, self.name) if self._group is not None else ()
 
     def __repr__(self) -> str:
         return f"<{self.kind} {self.path}>"

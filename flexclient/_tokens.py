@@ -27,11 +27,6 @@ from flexclient._json import read_json
 from flexclient._memory import MemoryValue
 from flexclient._narrow import is_json_object
 
-try:  # POSIX
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-
 log = logging.getLogger("flexclient")
 
 
@@ -235,18 +230,25 @@ class FileTokenStore:
         """Held while a client fetches, refreshes or replaces the token: by one thread of this
         process (a thread lock) and one process (an OS lock on `<path>.lock`) at a time."""
         with self._refresh_lock:
-            if fcntl is None:  # pragma: no cover - Windows: threads only
-                yield
-                return
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(
                 self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600
             )
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
+                _flock(fd)
                 yield
             finally:
                 os.close(fd)  # closing releases the lock
+
+
+def _flock(fd: int) -> None:
+    """An OS lock on an open file, held until it is closed; none on Windows (threads only).
+    `fcntl` is imported here: few programs keep their token in a file."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def _kind(exc: BaseException) -> str:
