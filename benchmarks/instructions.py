@@ -14,11 +14,15 @@ the ratios beside decode.py's, not instead of them.
 Then the cold start, as cold_start.py times it: whole new processes (the interpreter's exit
 included) of the baseline (`import requests; from pydantic import BaseModel, Field,
 TypeAdapter`) and of a program's import (`from flexclient import MarketplaceClient`), with
-bytecode cached as after an install. Needs valgrind; takes about three minutes.
+bytecode cached as after an install; and, where requests-mock is installed, the first call
+after import, with and without pydantic's plugin scan. Needs valgrind; takes about five
+minutes.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
 import os
 import re
 import shutil
@@ -88,6 +92,25 @@ def decode_instructions(statement: str, runs: int) -> int:
 BASELINE = "import requests; from pydantic import BaseModel, Field, TypeAdapter"
 PROGRAM = f"{BASELINE}; from flexclient import MarketplaceClient"
 
+# The first call after import, as cold_start.py makes it (client, token, an empty page),
+# against a process that imports the same and makes no call. `{scan}` is either nothing or
+# pydantic's plugin scan run first, which the first validator a process builds pays: it was
+# paid at import before the value types' validators were deferred, and is paid by the first
+# call now, so the call is counted both with it and without it.
+FIRST_CALL = """
+import requests_mock
+from flexclient import MarketplaceClient
+{scan}
+with requests_mock.Mocker() as m:
+    m.post("https://mp.test/v1/auth/token", json={{"access_token": "t", "scope": "public-read"}})
+    m.get("https://mp.test/v1/api/listings/query", content=b'["^ ","~:data",[]]',
+          headers={{"Content-Type": "application/transit+json"}})
+    if {call}:
+        sdk = MarketplaceClient("id", base_url="https://mp.test")
+        sdk.listings.query({{"include": ["author", "images"]}})
+"""
+SCAN = "from pydantic.plugin._loader import get_plugins; list(get_plugins())"
+
 
 def process_instructions(code: str, cache: str) -> int:
     """Instructions of a whole new process running `code`, its bytecode cached in `cache`."""
@@ -122,6 +145,23 @@ def main() -> None:
     print(f"  the baseline (requests + pydantic)        {base / 1e6:8.1f} M")
     print(f"  from flexclient import MarketplaceClient  {program / 1e6:8.1f} M")
     print(f"  flexclient's part: {extra / 1e6:+.1f} M, {extra / base:+.1%} of the baseline's")
+
+    if importlib.util.find_spec("requests_mock") is None:
+        print("first call: not counted (requests-mock is not installed)")
+        return
+
+    print(
+        "the first call after import (client, token, an empty page), whole processes; the scan"
+        f" reads the metadata of the {len(list(importlib.metadata.distributions()))} installed"
+        " distributions:"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        for label, scan in (("with", ""), ("without", SCAN)):
+            made, none = (
+                process_instructions(FIRST_CALL.format(scan=scan, call=call), cache)
+                for call in (True, False)
+            )
+            print(f"  {label} pydantic's plugin scan: {(made - none) / 1e6:+.1f} M")
 
 
 if __name__ == "__main__":
