@@ -6,10 +6,8 @@ Imported with the first `auth_info()` (a dataclass costs about 1 ms at import).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from flexclient._tokens import Token
+from flexclient._tokens import Token
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ fallback, so that correctness never depends on it:
    the transit walk reads every id through it. Any other form goes to `uuid.UUID`.
 3. **Money and LatLng built without revalidation** (`money_from`, `latlng_from`) when the
    wire already gave exact `int`/`str` or `float`s: 0.64 against 0.91 us a Money (same day);
-   anything else goes through the pydantic dataclass's own validation, which says what is
+   anything else goes through pydantic's validation of the dataclass, which says what is
    wrong.
 """
 
@@ -90,6 +90,7 @@ def money_from(amount: object, currency: object) -> Money:
         return _built(Money, amount=amount, currency=currency)
     # pydantic's validation says what is wrong (the constructors' own checks are advice for
     # code that writes a value, not for what a server sent).
+    # Annotated: the cache's wrapper loses the adapter's type argument.
     money: Money = _adapter(Money).validate_python({"amount": amount, "currency": currency})
     return money
 

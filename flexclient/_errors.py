@@ -196,6 +196,10 @@ class ApiError(FlexError):
             self._data = ErrorEnvelope()
         return self._data
 
+    @data.setter
+    def data(self, value: ErrorEnvelope) -> None:
+        self._data = value
+
     @property
     def codes(self) -> list[str]:
         """The `code` of every error in the body, in order."""

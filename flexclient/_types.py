@@ -11,7 +11,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import StrictInt, StrictStr
+from pydantic import ConfigDict, StrictInt, StrictStr
 
 from flexclient._errors import ParameterError
 
@@ -73,9 +73,12 @@ def _check_money(amount: object, currency: object) -> None:
 
 
 def _degrees(name: str, value: object) -> float:
-    # bool is an int to Python, and no coordinate.
-    if type(value) is not bool and isinstance(value, numbers.Real):
-        return float(value)
+    # bool is an int to Python, and no coordinate; a Decimal (from a database) is one.
+    if type(value) is not bool and isinstance(value, numbers.Real | decimal.Decimal):
+        try:
+            return float(value)
+        except (OverflowError, ValueError):  # 10**400, Decimal("sNaN")
+            pass
     raise ParameterError(name, f"a number of degrees, not {value!r}")
 
 
@@ -89,7 +92,11 @@ def _corner(name: str, value: object) -> LatLng:
 # dataclasses cost about 1.5 ms more at import). Each has its own __init__ (init=False: the
 # decorator would compile one only to drop it), which checks what code passes; pydantic,
 # reading the wire, sets the fields without calling it. Frozen: the fields are set past the
-# dataclass's __setattr__.
+# dataclass's __setattr__. `__pydantic_config__`: their own settings (unknown keys ignored),
+# not those of the model that holds them (which keeps unknown keys, or may lower strings).
+_OWN_SETTINGS = ConfigDict()
+
+
 @dataclass(frozen=True, init=False)
 class Money:
     """An amount of money in the currency's minor unit (cents for USD, yen for JPY).
@@ -101,6 +108,8 @@ class Money:
     >>> Money.of("49.90", "EUR")
     Money(amount=4990, currency='EUR')
     """
+
+    __pydantic_config__ = _OWN_SETTINGS
 
     amount: StrictInt
     currency: StrictStr
@@ -160,6 +169,8 @@ class LatLng:
     60.16
     """
 
+    __pydantic_config__ = _OWN_SETTINGS
+
     lat: float
     lng: float
 
@@ -174,6 +185,8 @@ class LatLngBounds:
     >>> LatLngBounds(ne=LatLng(40.5, -73.9), sw=LatLng(40.4, -74.1)).ne.lat
     40.5
     """
+
+    __pydantic_config__ = _OWN_SETTINGS
 
     ne: LatLng
     sw: LatLng

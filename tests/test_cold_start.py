@@ -170,6 +170,41 @@ def test_the_value_types_are_standard_library_dataclasses_pydantic_validates() -
         TypeAdapter(Money).validate_python({"amount": 50.0, "currency": "EUR"})
 
 
+def test_the_value_types_keep_their_own_settings_in_any_model() -> None:
+    # A standard library dataclass takes the settings of the model holding it unless it
+    # has its own: the models keep unknown keys, and a user's model may lower its strings.
+    from pydantic import BaseModel, ConfigDict
+
+    from flexclient import Money
+    from flexclient.models import Listing
+
+    attributes: dict[str, object] = {
+        "price": {"amount": 5, "currency": "EUR", "note": 1},
+        "geolocation": {"lat": 1.5, "lng": 2.5, "alt": 3},
+    }
+    listing = Listing.model_validate(
+        {"id": "c6ff7190-bdf7-47a0-8a2b-e3136e74334f", "type": "listing", "attributes": attributes}
+    )
+    assert vars(listing.attributes.price) == {"amount": 5, "currency": "EUR"}
+    assert vars(listing.attributes.geolocation) == {"lat": 1.5, "lng": 2.5}
+    assert "additionalProperties" not in Listing.model_json_schema()["$defs"]["Money"]
+
+    class Lowered(BaseModel):
+        model_config = ConfigDict(str_to_lower=True)
+        price: Money
+
+    assert Lowered.model_validate({"price": {"amount": 5, "currency": "EUR"}}).price == Money(
+        5, "EUR"
+    )
+
+
+def test_the_fake_reads_a_point_as_the_client_reads_one_from_the_wire() -> None:
+    from flexclient import LatLng
+    from flexclient.testing._params import from_body
+
+    assert from_body({"lat": "60.1", "lng": 24}, LatLng) == LatLng(60.1, 24.0)
+
+
 def test_the_value_types_signatures_take_their_fields_positionally() -> None:
     import inspect
 

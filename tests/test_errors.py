@@ -12,6 +12,7 @@ from flexclient import (
     BadRequestError,
     ClientError,
     ConflictError,
+    ErrorEnvelope,
     MarketplaceClient,
     NotFoundError,
     RateLimitError,
@@ -102,6 +103,14 @@ def test_bodies_that_are_not_the_error_shape_keep_their_raw_text(
     e = info.value
     assert e.status == status and e.data.errors == [] and e.body == body.decode()
     assert body.decode()[:20] in str(e)
+
+
+def test_an_errors_envelope_is_made_when_asked_for_and_can_be_replaced() -> None:
+    error = ApiError(500, "Internal Server Error", body="busy")
+    assert error.data.errors == [] and error.codes == []
+    body = ErrorEnvelope.model_validate({"errors": [{"status": 500, "code": "busy"}]})
+    error.data = body  # as code that wraps or rebuilds errors may do
+    assert error.data is body and error.codes == ["busy"]
 
 
 @pytest.mark.parametrize(

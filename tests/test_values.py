@@ -94,7 +94,9 @@ def test_a_money_written_wrong_says_what_to_write() -> None:
 
 def test_a_point_or_bounds_written_wrong_names_the_field() -> None:
     assert LatLng(60, 24) == LatLng(60.0, 24.0) and type(LatLng(60, 24).lat) is float
-    for lat, lng, param in [("60.1", 24.0, "lat"), (60.1, None, "lng"), (True, 24.0, "lat")]:
+    assert LatLng(decimal.Decimal("60.5"), 24) == LatLng(60.5, 24.0)  # type: ignore[arg-type]
+    wrong = [("60.1", 24.0, "lat"), (60.1, None, "lng"), (True, 24.0, "lat"), (10**400, 0, "lat")]
+    for lat, lng, param in [*wrong, (0, decimal.Decimal("sNaN"), "lng")]:
         with pytest.raises(ParameterError, match="a number of degrees") as info:
             LatLng(lat, lng)  # type: ignore[arg-type]
         assert info.value.param == param

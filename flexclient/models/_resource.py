@@ -25,10 +25,17 @@ from flexclient.models._relations import NO_RESPONSE_LINKS, Relation
 
 
 def wire_name(name: str) -> str:
-    """A field's name as the API spells it: `public_data` is `publicData`.
+    """A field's name as the API spells it: the words between underscores, each after the
+    first with its first letter capitalised, the rest left as written. `public_data` is
+    `publicData`, `type_` is `type`.
 
-    pydantic's `to_camel` gives the same for every field name here (a test checks); its
-    module costs about 1 ms at import, with its regular expressions.
+    The alias generator of `WireModel` and so of every attribute model. pydantic's
+    `to_camel` gives the same for every field flexclient defines (a test checks), but
+    importing it and compiling its patterns, which defining the models would do, cost about
+    0.8 ms; it also differs on names no model here has (`variant_2x` is `variant2X` there).
+
+    >>> wire_name("protected_data"), wire_name("display_name")
+    ('protectedData', 'displayName')
     """
     head, *rest = name.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
@@ -48,7 +55,7 @@ WIRE_CONFIG = ConfigDict(
 
 
 class WireModel(BaseModel):
-    """Base of the attribute models: camelCase aliases, unknown keys kept."""
+    """Base of the attribute models: camelCase aliases (`wire_name`), unknown keys kept."""
 
     model_config: ClassVar[ConfigDict] = WIRE_CONFIG
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, Required
 
+from flexclient._decoding import latlng_from
 from flexclient._endpoint_kinds import Endpoint
 from flexclient._narrow import is_array, is_mapping
 from flexclient._types import LatLng, LatLngBounds, Money
@@ -186,11 +187,9 @@ def _scalar(value: Any, hint: Any, path: tuple[str, ...]) -> Any:
         if isinstance(value, LatLng):
             return value
         if is_mapping(value) and set(value) == {"lat", "lng"}:
-            # Unchecked here: LatLng's own validation decides (it takes numeric text too).
-            lat: Any = value["lat"]
-            lng: Any = value["lng"]
+            # Read as the client reads a point from the wire (numeric text too).
             try:
-                return LatLng(lat, lng)
+                return latlng_from(value["lat"], value["lng"])
             except ValueError:
                 pass
     elif hint is dt.datetime:
