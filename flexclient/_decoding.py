@@ -20,7 +20,6 @@ fallback, so that correctness never depends on it:
 
 from __future__ import annotations
 
-import functools
 import uuid
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -78,26 +77,29 @@ def _built(cls: type[_T], **fields: object) -> _T:
     return made
 
 
-@functools.cache
-def _adapter(cls: type[_T]) -> TypeAdapter[_T]:
-    # Made when first needed: well-formed values never need one, and import time counts.
-    return TypeAdapter(cls)
+# Made when first needed: well-formed values never need one, and import time counts.
+_ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
+
+
+def _validated(cls: type[_T], fields: dict[str, object]) -> _T:
+    # pydantic's validation says what is wrong (the constructors' own checks are advice for
+    # code that writes a value, not for what a server sent).
+    adapter = _ADAPTERS.get(cls)
+    if adapter is None:
+        adapter = _ADAPTERS[cls] = TypeAdapter(cls)
+    made: _T = adapter.validate_python(fields)
+    return made
 
 
 def money_from(amount: object, currency: object) -> Money:
     """`Money` read from the wire; validated only when the types are not already exact."""
     if type(amount) is int and type(currency) is str:
         return _built(Money, amount=amount, currency=currency)
-    # pydantic's validation says what is wrong (the constructors' own checks are advice for
-    # code that writes a value, not for what a server sent).
-    # Annotated: the cache's wrapper loses the adapter's type argument.
-    money: Money = _adapter(Money).validate_python({"amount": amount, "currency": currency})
-    return money
+    return _validated(Money, {"amount": amount, "currency": currency})
 
 
 def latlng_from(lat: object, lng: object) -> LatLng:
     """`LatLng` read from the wire; validated only when the types are not already exact."""
     if type(lat) is float and type(lng) is float:
         return _built(LatLng, lat=lat, lng=lng)
-    point: LatLng = _adapter(LatLng).validate_python({"lat": lat, "lng": lng})
-    return point
+    return _validated(LatLng, {"lat": lat, "lng": lng})
