@@ -73,6 +73,14 @@ PYTHON = sys.executable
 PACKAGES = "import importlib.metadata as m; print(len(list(m.distributions())))"
 
 
+def bytecode_cached(cache: str) -> dict[str, str]:
+    """This process's environment for a child that keeps its bytecode in `cache`, as an
+    installed package has it (see the module docstring)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = cache
+    return env
+
+
 def run(code: str, env: dict[str, str], *args: str) -> tuple[float, float, str]:
     """Wall and CPU seconds of a fresh interpreter running `code` (startup included), and
     what it printed."""
@@ -96,8 +104,7 @@ def main() -> None:
         del args[at : at + 2]
     runs = int(args[0]) if args else 15
     cache = tempfile.mkdtemp(prefix="flexclient-pyc-")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = cache
+    env = bytecode_cached(cache)
     timed = {"pass": "pass", "baseline": BASELINE, "import": IMPORT, "program": PROGRAM}
     timed["help"] = HELP
     for code in timed.values():  # write the bytecode and warm the disk cache, not timed

@@ -31,6 +31,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from cold_start import BASELINE, PROGRAM, bytecode_cached
+
 HERE = Path(__file__).parent
 RUNS = 10
 
@@ -89,8 +91,8 @@ def decode_instructions(statement: str, runs: int) -> int:
         return callgrind([sys.executable, str(script), str(runs)], dict(os.environ))
 
 
-BASELINE = "import requests; from pydantic import BaseModel, Field, TypeAdapter"
-PROGRAM = f"{BASELINE}; from flexclient import MarketplaceClient"
+# The same processes as cold_start.py's: the baseline, and a program's import after it.
+PROGRAM_AFTER_BASELINE = f"{BASELINE}; {PROGRAM}"
 
 # The first call after import, as cold_start.py makes it (client, token, an empty page),
 # against a process that imports the same and makes no call. `{scan}` is either nothing or
@@ -114,8 +116,7 @@ SCAN = "from pydantic.plugin._loader import get_plugins; list(get_plugins())"
 
 def process_instructions(code: str, cache: str) -> int:
     """Instructions of a whole new process running `code`, its bytecode cached in `cache`."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = cache
+    env = bytecode_cached(cache)
     subprocess.run([sys.executable, "-c", code], env=env, check=True)  # writes the bytecode
     return callgrind([sys.executable, "-c", code], env)
 
@@ -139,7 +140,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as cache:
         base = process_instructions(BASELINE, cache)
-        program = process_instructions(PROGRAM, cache)
+        program = process_instructions(PROGRAM_AFTER_BASELINE, cache)
     extra = program - base
     print("cold start, whole processes (callgrind, hash seed 0):")
     print(f"  the baseline (requests + pydantic)        {base / 1e6:8.1f} M")
