@@ -4,8 +4,8 @@ uploaded to and downloaded from.
 These hosts get no credential of the API. Their requests go through a `requests` session of
 their own (`Offsite`), never the client's: a `session=` of the caller's may carry default
 headers, cookies or an `auth` that belong to the API. Nothing here adds an Authorization
-header, and `.netrc` is not consulted. URLs must be HTTPS (plain http only to a loopback
-address, for local tests) and carry no user name or password.
+header, and `.netrc` is not consulted (`Transport` applies no `auth`). URLs must be HTTPS
+(plain http only to a loopback address, for local tests) and carry no user name or password.
 
 Each origin gets a `Transport` over that one session, so timeouts, the call's total deadline,
 retries (only what cannot repeat an effect: GETs, and uploads that never reached the host),
@@ -30,7 +30,6 @@ from typing import IO, Any
 from urllib.parse import urlsplit
 
 import requests
-import requests.auth
 from pydantic import BaseModel
 
 from flexclient._deadline import DeadlineAdapter
@@ -60,14 +59,6 @@ MAX_REDIRECTS = 5
 """Redirects followed at most by a GET (the asset CDN may redirect an alias to its version)."""
 
 _MAX_ORIGINS = 16
-
-
-class _NoAuth(requests.auth.AuthBase):
-    """Sends nothing: set as the session's `auth`, it keeps `requests` from taking a user
-    name and password for the host from `~/.netrc`."""
-
-    def __call__(self, r: requests.PreparedRequest) -> requests.PreparedRequest:
-        return r
 
 
 @dataclass(frozen=True)
@@ -144,7 +135,6 @@ class Offsite:
         adapter = DeadlineAdapter(pool_maxsize=10)
         session.mount("https://", adapter)
         session.mount("http://", adapter)
-        session.auth = _NoAuth()
         self.session = session
         self._transports: dict[str, Transport] = {}
         self._lock = threading.Lock()

@@ -1,9 +1,11 @@
 """HTTP: the only module that talks to `requests`. Sessions, timeouts and retries.
 
 Redirects are never followed: a 3xx is a `RedirectError` (a request re-sent elsewhere would
-carry its credentials there). Every call ends by a total deadline (`flexclient._deadline`),
-enforced on each read and write of the socket, as well as the connect and read timeouts. An
-error answer is kept as a bounded excerpt, never read whole.
+carry its credentials there). The headers go as the caller made them: `requests` adds no
+credential of its own (a `.netrc` entry or a session's `auth` would replace the bearer token).
+Every call ends by a total deadline (`flexclient._deadline`), enforced on each read and write
+of the socket, as well as the connect and read timeouts. An error answer is kept as a bounded
+excerpt, never read whole.
 
 Retries follow one rule: a request is sent again only when doing so cannot repeat its effect.
 Queries (GET) are retried on connection errors, timeouts, 429 and 500/502/503/504; commands
@@ -57,6 +59,14 @@ ERROR_BODY_BYTES = 64 * 1024
 # Without an explicit deadline, a call may take this many read timeouts in all (attempts,
 # waits, token requests): generous for slow answers, finite for a trickling server.
 DEADLINE_READ_TIMEOUTS = 3
+
+
+def _headers_as_given(request: requests.PreparedRequest) -> requests.PreparedRequest:
+    # Passed as every request's `auth`, it takes the place of what `requests` would otherwise
+    # apply: a session's `auth`, or the user name and password of a `.netrc` entry for the
+    # host, either of which overwrites the Authorization header (the bearer token) or adds one
+    # to a request that must carry none (a token request, the CDN, file storage).
+    return request
 
 
 def _is_loopback(host: str) -> bool:
@@ -389,6 +399,7 @@ class Transport:
                     method,
                     url,
                     headers=dict(headers),
+                    auth=_headers_as_given,
                     data=data,
                     timeout=timeout,
                     stream=True,

@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import pytest
+import requests
 import requests_mock
 
 from flexclient import (
@@ -55,6 +56,24 @@ def test_anonymous_token_is_fetched_once_and_sent(
     assert auth.headers["Accept"] == "application/json"
     assert mock.request_history[-1].headers["Authorization"] == "Bearer anon-token"
     assert sdk.auth_info().is_anonymous and sdk.auth_info().scopes == ["public-read"]
+
+
+def test_netrc_entries_and_a_sessions_auth_never_replace_the_bearer_token(
+    mock: requests_mock.Mocker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # requests applies either one by default, overwriting the Authorization header it is given.
+    netrc = tmp_path / "netrc"
+    netrc.write_text("machine mp.test login someone password netrc-secret\n")
+    netrc.chmod(0o600)
+    monkeypatch.setenv("NETRC", str(netrc))
+    assert requests.utils.get_netrc_auth(QUERY) == ("someone", "netrc-secret")
+    mock.get(QUERY, **OK)
+    MarketplaceClient("client-id", base_url=MP).listings.query()
+    session = requests.Session()
+    session.auth = ("session-user", "session-secret")
+    MarketplaceClient("client-id", base_url=MP, session=session).listings.query()
+    sent = [r.headers.get("Authorization") for r in mock.request_history]
+    assert sent == [None, "Bearer anon-token", None, "Bearer anon-token"]
 
 
 def test_integration_client_credentials(
