@@ -45,6 +45,7 @@ from requests.structures import CaseInsensitiveDict
 from flexclient import _pages
 from flexclient._checks import check_call, with_custom
 from flexclient._errors import ParameterError
+from flexclient._frozen import Frozen
 from flexclient._lazy import declared_args
 from flexclient._multipart import ProgressCallback, UploadProgress
 from flexclient._narrow import is_mapping
@@ -70,8 +71,8 @@ Custom = Mapping[str, object]
 _OMITTED: Any = None
 
 
-@dataclass(frozen=True)
-class Response(Generic[T]):
+@dataclass(frozen=True, eq=False, repr=False)
+class Response(Frozen, Generic[T]):
     """A successful answer: `status`, `status_text`, `headers`, and `data` (the envelope).
 
     `retries` counts the times the request was sent again before this answer.

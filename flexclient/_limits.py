@@ -13,11 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from flexclient._frozen import Frozen
+
 PresetName = Literal["dev", "prod"]
 
 
-@dataclass(frozen=True)
-class Bucket:
+@dataclass(frozen=True, eq=False, repr=False)
+class Bucket(Frozen):
     """A token bucket: `initial` tokens, `refill` more every `interval` seconds, at most `maximum`.
 
     >>> Bucket(initial=100, refill=1, interval=1.0, maximum=200).maximum
@@ -75,8 +77,8 @@ class TokenBucket:
             waited += wait
 
 
-@dataclass(frozen=True)
-class RateLimits:
+@dataclass(frozen=True, eq=False, repr=False)
+class RateLimits(Frozen):
     """The two buckets of a client: one for queries (GET), one for commands (POST).
 
     >>> RateLimits.preset("dev").queries.initial

@@ -17,6 +17,7 @@ import requests
 
 from flexclient._environment import ASSET_CDN_BASE_URL
 from flexclient._errors import ParameterError
+from flexclient._frozen import Frozen
 from flexclient._limits import PresetName, RateLimits
 from flexclient._narrow import is_whole
 from flexclient._tokens import TokenStore
@@ -62,8 +63,8 @@ def _is_preset(name: str) -> TypeIs[PresetName]:
     return name in get_args(PresetName)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Options:
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class Options(Frozen):
     """A client's settings, checked: `client.options`.
 
     `with_options(...)` derives a client with some of them changed.

@@ -23,6 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from flexclient._errors import TokenStoreError
 from flexclient._files import write_atomic
+from flexclient._frozen import Frozen
 from flexclient._json import read_json
 from flexclient._memory import MemoryValue
 from flexclient._narrow import is_json_object
@@ -43,8 +44,8 @@ def _header_safe(value: object) -> bool:
     )
 
 
-@dataclass(frozen=True)
-class Token:
+@dataclass(frozen=True, eq=False, repr=False)
+class Token(Frozen):
     """A token response of the Authentication API.
 
     `scope` is space separated (`"public-read"`, `"user"`, `"trusted:user"`, `"integ"`),

@@ -44,6 +44,7 @@ from flexclient._errors import (
     ResponseTooLargeError,
     TransportError,
 )
+from flexclient._frozen import Frozen
 from flexclient._limits import Limiter, RateLimits
 from flexclient._narrow import is_tuple
 
@@ -128,8 +129,8 @@ _RETRY_STATUS_QUERY = frozenset({429, 500, 502, 503, 504})
 _RETRY_STATUS_COMMAND = frozenset({429})
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
+@dataclass(frozen=True, eq=False, repr=False)
+class RetryPolicy(Frozen):
     """How failed requests are retried.
 
     `max_retries` bounds the retries of one call (0 disables retrying) and `max_elapsed` the
@@ -176,8 +177,8 @@ def _phrase(status: int) -> str:
         return ""
 
 
-@dataclass(frozen=True)
-class RawResponse:
+@dataclass(frozen=True, eq=False, repr=False)
+class RawResponse(Frozen):
     """An HTTP answer, read whole: status, reason, headers, body bytes."""
 
     status: int

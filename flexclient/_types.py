@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ConfigDict, StrictInt, StrictStr
 
 from flexclient._errors import ParameterError
+from flexclient._frozen import Frozen
 
 # ISO 4217 minor-unit exponents that are not 2.
 _EXPONENTS = {
@@ -97,8 +98,8 @@ def _corner(name: str, value: object) -> LatLng:
 _OWN_SETTINGS = ConfigDict()
 
 
-@dataclass(frozen=True, init=False)
-class Money:
+@dataclass(frozen=True, init=False, eq=False, repr=False)
+class Money(Frozen):
     """An amount of money in the currency's minor unit (cents for USD, yen for JPY).
 
     >>> Money(5000, "USD")
@@ -161,8 +162,8 @@ class Money:
         return f"<span>{self}</span>"
 
 
-@dataclass(frozen=True, init=False)
-class LatLng:
+@dataclass(frozen=True, init=False, eq=False, repr=False)
+class LatLng(Frozen):
     """A geographic point in degrees.
 
     >>> LatLng(60.16, 24.93).lat
@@ -178,8 +179,8 @@ class LatLng:
         self.__dict__.update(lat=_degrees("lat", lat), lng=_degrees("lng", lng))
 
 
-@dataclass(frozen=True, init=False)
-class LatLngBounds:
+@dataclass(frozen=True, init=False, eq=False, repr=False)
+class LatLngBounds(Frozen):
     """A rectangle given by its north-east and south-west corners; used in queries.
 
     >>> LatLngBounds(ne=LatLng(40.5, -73.9), sw=LatLng(40.4, -74.1)).ne.lat
