@@ -25,6 +25,7 @@ from flexclient.models import (
     OwnListing,
     PasswordReset,
     PermissionSet,
+    Ref,
     StripeAccount,
     StripeAccountLink,
     StripeCustomer,
@@ -98,6 +99,26 @@ def test_unknown_attributes_types_and_enum_values_are_kept(page: Envelope[list[L
     unknown = page.included[-1]
     assert type(unknown) is Resource and unknown.type == "someNewType"
     assert unknown.attributes.model_extra == {"anything": [1, 2]}
+
+
+@pytest.mark.parametrize("wire", ["transit", "json"])
+def test_unknown_members_of_relationships_and_references_are_kept_and_dumped(
+    wire: WireFormatName,
+) -> None:
+    body = sample.page()
+    author = body["data"][0]["relationships"]["author"]
+    author["links"] = {"related": "/users/1"}
+    author["data"]["futureMember"] = [1, 2]
+    relationship = fetch(wire, body).data[0].relationships["author"]
+    assert vars(relationship)["links"] == {"related": "/users/1"}
+    assert relationship.data == Ref(id=sample.USER, type="user")
+    assert vars(relationship.data)["futureMember"] == [1, 2]
+    dumped = fetch(wire, body).data[0].model_dump(mode="json", by_alias=True)["relationships"]
+    assert dumped["author"] == {
+        "data": {"id": str(sample.USER), "type": "user", "futureMember": [1, 2]},
+        "links": {"related": "/users/1"},
+    }
+    assert dumped["images"]["data"][0] == {"id": str(sample.IMAGE), "type": "image"}
 
 
 def test_model_dump_by_alias_gives_wire_names(page: Envelope[list[Listing]]) -> None:

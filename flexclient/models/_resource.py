@@ -13,13 +13,15 @@ import copy
 import importlib
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler
-from pydantic_core import CoreSchema, core_schema
+from pydantic_core import CoreSchema, core_schema, to_jsonable_python
 
 from flexclient._errors import ParameterError, RelationshipNotIncludedError, RelationshipTypeError
-from flexclient._narrow import is_list
+from flexclient._frozen import Frozen
+from flexclient._narrow import is_dict, is_list
 from flexclient.models._display import html_fields, record, short_repr
 from flexclient.models._relations import NO_RESPONSE_LINKS, Relation
 
@@ -60,19 +62,66 @@ class WireModel(BaseModel):
     model_config: ClassVar[ConfigDict] = WIRE_CONFIG
 
 
-class Ref(BaseModel):
-    """A reference to a resource: `{id, type}`, exactly as the API sent it."""
+def _serialized_as(schema: CoreSchema, serialization: core_schema.SerSchema) -> CoreSchema:
+    """`schema` dumped by `serialization` (set inside the definitions pydantic may wrap it in)."""
+    inner: dict[str, Any] = cast("dict[str, Any]", schema)
+    while inner["type"] == "definitions":
+        inner = inner["schema"]
+    inner["serialization"] = serialization
+    return schema
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", frozen=True, defer_build=True)
+
+def _dumped_with_unknown_members(
+    value: object,
+    handler: core_schema.SerializerFunctionWrapHandler,
+    info: core_schema.SerializationInfo,
+) -> object:
+    # pydantic keeps a dataclass's unknown members (extra="allow") as attributes but leaves
+    # them out of a dump; a model's would be in it.
+    dumped = handler(value)
+    if is_dict(dumped):
+        for name, member in vars(value).items():
+            if name not in dumped:
+                dumped[name] = to_jsonable_python(member) if info.mode == "json" else member
+    return dumped
+
+
+class _Members(Frozen):
+    """Base of the objects inside `relationships`: frozen dataclasses that pydantic validates
+    where a resource holds them, keeping members this version does not know as attributes
+    (and in `model_dump`). Dataclasses rather than models: a page has one of these for every
+    relationship and reference, and a model instance holds three more memory blocks."""
+
+    __slots__ = ()
+    __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="allow")
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: object, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _serialized_as(
+            handler(source),
+            core_schema.wrap_serializer_function_ser_schema(
+                _dumped_with_unknown_members, info_arg=True
+            ),
+        )
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Ref(_Members):
+    """A reference to a resource: `{id, type}`, exactly as the API sent it.
+
+    >>> listing.relationships["author"].data  # doctest: +SKIP
+    Ref(id=UUID('...'), type='user')
+    """
 
     id: uuid.UUID
     type: str
 
 
-class Relationship(BaseModel):
+@dataclass(frozen=True, eq=False, repr=False)
+class Relationship(_Members):
     """One relationship: `data` is a reference, a list of references, or None."""
-
-    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", defer_build=True)
 
     # Tried in order (a list, else one reference): pydantic's default "smart" union tries
     # every member on every value, and there is one of these for every relationship.
@@ -282,12 +331,7 @@ class _DumpedAsItsOwnType:
     def __get_pydantic_core_schema__(
         self, source: object, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
-        schema = handler(source)
-        inner: dict[str, Any] = cast("dict[str, Any]", schema)
-        while inner["type"] == "definitions":  # the model's schema is inside its definitions
-            inner = inner["schema"]
-        inner["serialization"] = core_schema.simple_ser_schema("any")
-        return schema
+        return _serialized_as(handler(source), core_schema.simple_ser_schema("any"))
 
 
 AnyResource = Annotated[Resource, _DumpedAsItsOwnType()]
