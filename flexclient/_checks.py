@@ -108,6 +108,22 @@ def id_keys(params_type: Any) -> dict[str, IdShape]:
     return found
 
 
+def uuid_value(param: str, value: object) -> uuid.UUID:
+    """`value`, a UUID or its text, as a UUID; a `ParameterError` naming `param` otherwise.
+
+    >>> uuid_value("id", "c6ff7190-bdf7-47a0-8a2b-e3136e74334f").version
+    4
+    """
+    if isinstance(value, uuid.UUID):
+        return value
+    if isinstance(value, str):
+        try:
+            return uuid.UUID(value)
+        except ValueError:
+            raise ParameterError(param, "not a UUID") from None
+    raise ParameterError(param, f"must be a UUID or its text, not {type(value).__name__}")
+
+
 def _check_id(key: str, value: object) -> None:
     if value is None or isinstance(value, uuid.UUID):
         return

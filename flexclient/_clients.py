@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 import requests
 
 from flexclient._base_client import BaseClient
+from flexclient._checks import uuid_value
 from flexclient._deadline import deadline_scope
 from flexclient._endpoint_kinds import Response
 from flexclient._endpoint_table import IntegrationEndpoints, MarketplaceEndpoints
@@ -40,18 +41,6 @@ if TYPE_CHECKING:
     from flexclient._assets import AssetRequest, AssetSet, JsonAsset
     from flexclient._events import EventFeed, FeedOptions
     from flexclient._file_transfer import FileTransfer, Offsite, UploadedFile
-
-
-def _file_id(value: object) -> uuid.UUID:
-    """A file's ID given as a UUID or its text, checked as it comes from code typed or not."""
-    if isinstance(value, str):
-        try:
-            return uuid.UUID(value)
-        except ValueError:
-            raise ParameterError("file_id", "not a UUID") from None
-    if not isinstance(value, uuid.UUID):
-        raise ParameterError("file_id", "give the file's ID, a UUID")
-    return value
 
 
 class _OtherHosts(BaseClient):
@@ -341,7 +330,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
         `attachment=True`, `file_id` is the ID of a file attachment, sent as
         `fileAttachmentId`, the key of the API reference.
         """
-        file_id = _file_id(file_id)
+        file_id = uuid_value("file_id", file_id)
         if own and attachment:
             raise ParameterError("attachment", "own files are named by their file ID")
         from flexclient._file_transfer import attribute, save_file

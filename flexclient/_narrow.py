@@ -11,6 +11,7 @@ Each is a call: not for the loops that decode every response (`_transit`, `_wire
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -53,6 +54,11 @@ def is_str(value: object) -> TypeIs[str]:
 def is_whole(value: object, minimum: int) -> TypeGuard[int]:
     """Whether `value` is an int (not a bool) of at least `minimum`."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+
+def is_set(value: object) -> TypeIs[AbstractSet[object]]:
+    """`isinstance(value, set | frozenset)`."""
+    return isinstance(value, set | frozenset)
 
 
 def is_tuple(value: object) -> TypeIs[tuple[object, ...]]:

@@ -290,3 +290,41 @@ def test_resources_without_relationships_keep_their_include_path_when_it_can_mat
     image = first.images[0]
     with pytest.raises(ParameterError, match="it has none"):
         image.related("parts")
+
+
+def test_a_reference_made_in_code_takes_a_uuid_or_its_text() -> None:
+    assert Ref(id=str(sample.USER), type="user") == Ref(id=sample.USER, type="user")
+    bad_ids: list[Any] = ["not-a-uuid", 5]
+    for bad in bad_ids:
+        with pytest.raises(ParameterError) as info:
+            Ref(id=bad, type="user")
+        assert info.value.param == "id"
+    with pytest.raises(ParameterError) as info:
+        Ref(id=sample.USER, type=None)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    assert info.value.param == "type"
+
+
+def test_dumps_filter_relationship_members_as_they_filter_fields() -> None:
+    listing = Listing.model_validate(
+        {
+            "id": sample.LISTING,
+            "type": "listing",
+            "relationships": {
+                "author": {"data": {"id": sample.USER, "type": "user", "hint": 1}, "links": 2},
+                "currentStock": {"data": None},
+            },
+        }
+    )
+    dumped = listing.model_dump(exclude_none=True)["relationships"]
+    assert dumped["currentStock"] == {}
+    assert dumped["author"] == {"data": {"id": sample.USER, "type": "user", "hint": 1}, "links": 2}
+    left_out: dict[str, Any] = {
+        "relationships": {"author": {"links": True, "data": {"type", "hint"}}}
+    }
+    assert listing.model_dump(exclude=left_out)["relationships"]["author"] == {
+        "data": {"id": sample.USER}
+    }
+    kept = {"relationships": {"author": {"data": {"id"}}}}
+    assert listing.model_dump(include=kept)["relationships"] == {
+        "author": {"data": {"id": sample.USER}}
+    }

@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler
-from pydantic_core import CoreSchema, core_schema, to_jsonable_python
+from pydantic_core import CoreSchema, core_schema
 
+from flexclient._checks import uuid_value
 from flexclient._errors import ParameterError, RelationshipNotIncludedError, RelationshipTypeError
 from flexclient._frozen import Frozen
-from flexclient._narrow import is_dict, is_list
+from flexclient._narrow import is_dict, is_list, is_set, is_str
 from flexclient.models._display import html_fields, record, short_repr
 from flexclient.models._relations import NO_RESPONSE_LINKS, Relation
 
@@ -71,26 +72,43 @@ def _serialized_as(schema: CoreSchema, serialization: core_schema.SerSchema) -> 
     return schema
 
 
+def _excluded(name: str, exclude: object) -> bool:
+    # A dump's `exclude` at this level: a set of names, or a dict whose True (or ...) leaves a
+    # name out whole (anything else there narrows inside the member).
+    if is_dict(exclude):
+        return exclude.get(name) is True or exclude.get(name) is Ellipsis
+    return is_set(exclude) and name in exclude
+
+
 def _dumped_with_unknown_members(
     value: object,
     handler: core_schema.SerializerFunctionWrapHandler,
     info: core_schema.SerializationInfo,
 ) -> object:
     # pydantic keeps a dataclass's unknown members (extra="allow") as attributes but leaves
-    # them out of a dump; a model's would be in it.
+    # them out of a dump (pydantic/pydantic#12557); a model's are in it, filtered as its fields.
     dumped = handler(value)
+    fields = getattr(value, "__dataclass_fields__", {})
     if is_dict(dumped):
+        include, exclude = info.include, info.exclude
         for name, member in vars(value).items():
-            if name not in dumped:
-                dumped[name] = to_jsonable_python(member) if info.mode == "json" else member
+            if (
+                name in fields
+                or _excluded(name, exclude)
+                or (include is not None and name not in include)
+                or (member is None and info.exclude_none)
+            ):
+                continue
+            dumped[name] = member
     return dumped
 
 
-class _Members(Frozen):
+class _RelationshipObject(Frozen):
     """Base of the objects inside `relationships`: frozen dataclasses that pydantic validates
     where a resource holds them, keeping members this version does not know as attributes
-    (and in `model_dump`). Dataclasses rather than models: a page has one of these for every
-    relationship and reference, and a model instance holds three more memory blocks."""
+    and in `model_dump`. Compared, hashed and shown by their fields. Dataclasses rather than
+    models: a page has one of these for every relationship and reference, and a model
+    instance holds three more memory blocks."""
 
     __slots__ = ()
     __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="allow")
@@ -107,20 +125,22 @@ class _Members(Frozen):
         )
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class Ref(_Members):
-    """A reference to a resource: `{id, type}`, exactly as the API sent it.
-
-    >>> listing.relationships["author"].data  # doctest: +SKIP
-    Ref(id=UUID('...'), type='user')
-    """
+@dataclass(frozen=True, init=False, eq=False, repr=False)
+class Ref(_RelationshipObject):
+    """A reference to a resource: `{id, type}`, as the API sent it. Made in code, `id` may
+    be a UUID or its text; pydantic, reading a response, sets the fields without this check."""
 
     id: uuid.UUID
     type: str
 
+    def __init__(self, id: uuid.UUID | str, type: str) -> None:
+        if not is_str(type):  # code not type-checked may pass anything
+            raise ParameterError("type", "must be a resource type, a string")
+        self.__dict__.update(id=uuid_value("id", id), type=type)
+
 
 @dataclass(frozen=True, eq=False, repr=False)
-class Relationship(_Members):
+class Relationship(_RelationshipObject):
     """One relationship: `data` is a reference, a list of references, or None."""
 
     # Tried in order (a list, else one reference): pydantic's default "smart" union tries
