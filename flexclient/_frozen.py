@@ -19,6 +19,7 @@ copy of each method that reads the class's fields when called:
 from __future__ import annotations
 
 import dataclasses
+import reprlib
 
 _NAMES: dict[tuple[type, str], tuple[str, ...]] = {}
 
@@ -43,7 +44,9 @@ def _values(record: object, flag: str) -> tuple[object, ...]:
 
 class Frozen:
     """The base of flexclient's frozen dataclasses: compares, hashes and shows their fields as
-    `@dataclass(frozen=True)` would (fields with `compare=False` or `repr=False` left out)."""
+    `@dataclass(frozen=True)` would (fields with `compare=False` or `repr=False` left out).
+    Fields are compared as tuples, as Python 3.11 and 3.12 do (3.13 compares them one by one,
+    which differs only for a value not equal to itself, such as a float NaN)."""
 
     __slots__ = ()
 
@@ -55,6 +58,7 @@ class Frozen:
     def __hash__(self) -> int:
         return hash(_values(self, "hash"))
 
+    @reprlib.recursive_repr()
     def __repr__(self) -> str:
         shown = (f"{name}={getattr(self, name)!r}" for name in _names(type(self), "repr"))
         return f"{type(self).__qualname__}({', '.join(shown)})"

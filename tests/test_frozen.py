@@ -83,3 +83,19 @@ def test_a_field_left_out_of_comparison_is_left_out_of_equality_and_hash() -> No
     assert hash(dev) == hash(dataclasses.replace(dev, clock=still))
     assert dev != dataclasses.replace(dev, queries=flexclient.Bucket(1, 1, 1.0, 1))
     assert "sleep" not in repr(dev) and "Bucket(initial=" in repr(dev)
+
+
+def test_a_record_that_contains_itself_is_shown_as_the_standard_library_shows_it() -> None:
+    @dataclasses.dataclass(frozen=True, eq=False, repr=False)
+    class Box(Frozen):
+        content: list[object]
+
+    @dataclasses.dataclass(frozen=True)
+    class Twin:
+        content: list[object]
+
+    box, twin = Box([]), Twin([])
+    box.content.append(box)
+    twin.content.append(twin)
+    assert repr(box) == repr(twin).replace("Twin", "Box")
+    assert repr(box).endswith(".Box(content=[...])")
