@@ -399,7 +399,9 @@ class Transport:
                 resp = self.session.request(
                     method,
                     url,
-                    headers=dict(headers),
+                    # None takes a session's own default Authorization off (a token request
+                    # has none of ours); the caller's, when given, replaces it.
+                    headers={"Authorization": None, **headers},
                     auth=_headers_as_given,
                     data=data,
                     timeout=timeout,

@@ -58,7 +58,7 @@ def test_anonymous_token_is_fetched_once_and_sent(
     assert sdk.auth_info().is_anonymous and sdk.auth_info().scopes == ["public-read"]
 
 
-def test_netrc_entries_and_a_sessions_auth_never_replace_the_bearer_token(
+def test_netrc_entries_and_a_sessions_auth_or_header_never_replace_the_bearer_token(
     mock: requests_mock.Mocker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # requests applies either one by default, overwriting the Authorization header it is given.
@@ -71,6 +71,7 @@ def test_netrc_entries_and_a_sessions_auth_never_replace_the_bearer_token(
     MarketplaceClient("client-id", base_url=MP).listings.query()
     session = requests.Session()
     session.auth = ("session-user", "session-secret")
+    session.headers["Authorization"] = "Basic c2Vzc2lvbi1kZWZhdWx0"
     MarketplaceClient("client-id", base_url=MP, session=session).listings.query()
     sent = [r.headers.get("Authorization") for r in mock.request_history]
     assert sent == [None, "Bearer anon-token", None, "Bearer anon-token"]
