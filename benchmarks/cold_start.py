@@ -114,7 +114,8 @@ def main() -> None:
     # A process's place in the round moves its time on this machine: the baseline run twice
     # a round, second and fourth, took 7 ms more in the fourth place (median of each round's
     # difference, three runs of 15 rounds). The baseline and the program therefore swap places
-    # every other round, so each spends as many rounds in either.
+    # every other round, so each spends as many rounds in either (one more in the first
+    # place when the rounds are odd in number).
     names = list(timed)
     swapped = [{"baseline": "program", "program": "baseline"}.get(n, n) for n in names]
     for round_ in range(runs):
@@ -152,13 +153,15 @@ def main() -> None:
 
     # The machine's speed drifts within a run (the baseline's median moved 10% between two
     # runs a minute apart): the difference within two rounds in a row, one in each order, is
-    # moved neither by that drift nor by the places; the median over such pairs of rounds.
+    # moved neither by that drift nor by the places; the median over such pairs of rounds (an
+    # odd last round is left out).
     def paired(times: dict[str, list[float]]) -> float:
         each = [p - b for p, b in zip(times["program"], times["baseline"], strict=True)]
         return statistics.median((each[i] + each[i + 1]) / 2 for i in range(0, len(each) - 1, 2))
 
-    label = "  the same, median over pairs of rounds"
-    print(f"{label:<42}{paired(walls):+7.1f} ms {paired(cpus):+7.1f} ms")
+    if runs >= 2:
+        label = "  the same, median over pairs of rounds"
+        print(f"{label:<42}{paired(walls):+7.1f} ms {paired(cpus):+7.1f} ms")
     print(f"  {'flexclient --help':<40}{wall['help']:7.1f} ms              (target < 300 ms)")
 
     # Imported only now: the page builder imports the fake marketplace, which would make this
