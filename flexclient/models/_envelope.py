@@ -23,6 +23,7 @@ from flexclient.models._resource import (
     AnyResource,
     Resource,
     attach,
+    no_items,
     registered_models,
     resource_from,
 )
@@ -62,7 +63,7 @@ class Envelope(BaseModel, Generic[D]):
 
     data: D
     meta: Meta = Field(default_factory=Meta)
-    included: list[AnyResource] = Field(default_factory=list[Resource])
+    included: list[AnyResource] = Field(default_factory=no_items)
 
     def resources(self) -> list[Resource]:
         """The resources of `data`, as a list also for show endpoints."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import Field
 
 from flexclient.models._relations import ToOne, ToOneOrNone
-from flexclient.models._resource import Attributes, Resource
+from flexclient.models._resource import Attributes, Resource, no_items
 
 if TYPE_CHECKING:
     from flexclient.models.marketplace import Marketplace
@@ -35,8 +35,8 @@ class FileAttributes(Attributes):
     deleted: bool | None = None
     created_at: dt.datetime | None = None
     state_updated_at: dt.datetime | None = None
-    verification_checks: list[dict[str, Any]] = Field(default_factory=list[dict[str, Any]])
-    required_verification_checks: list[str] = Field(default_factory=list)
+    verification_checks: list[dict[str, Any]] = Field(default_factory=no_items)
+    required_verification_checks: list[str] = Field(default_factory=no_items)
 
 
 class File(Resource):

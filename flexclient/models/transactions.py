@@ -10,7 +10,7 @@ from pydantic import Field
 
 from flexclient._types import Money
 from flexclient.models._relations import ToMany, ToOne, ToOneOrNone
-from flexclient.models._resource import Attributes, Resource, WireModel
+from flexclient.models._resource import Attributes, Resource, WireModel, no_items
 
 if TYPE_CHECKING:
     # Models of the relationships, for the checkers: at run time each is looked up by name.
@@ -37,7 +37,7 @@ class LineItem(WireModel):
     percentage: decimal.Decimal | None = None
     line_total: Money | None = None
     reversal: bool | None = None
-    include_for: list[str] = Field(default_factory=list)
+    include_for: list[str] = Field(default_factory=no_items)
 
 
 class TransactionTransition(WireModel):
@@ -63,10 +63,10 @@ class TransactionAttributes(Attributes):
     last_transitioned_at: dt.datetime | None = None
     payin_total: Money | None = None
     payout_total: Money | None = None
-    line_items: list[LineItem] = Field(default_factory=list[LineItem])
+    line_items: list[LineItem] = Field(default_factory=no_items)
     protected_data: dict[str, Any] | None = None
     metadata: dict[str, Any] | None = None
-    transitions: list[TransactionTransition] = Field(default_factory=list[TransactionTransition])
+    transitions: list[TransactionTransition] = Field(default_factory=no_items)
 
 
 class BookingAttributes(Attributes):
@@ -107,8 +107,8 @@ class Transaction(Resource):
 
 class ProcessTransitionAttributes(Attributes):
     name: str | None = None
-    actor: list[str] = Field(default_factory=list)
-    actions: list[Any] = Field(default_factory=list)
+    actor: list[str] = Field(default_factory=no_items)
+    actions: list[Any] = Field(default_factory=no_items)
     params: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import Field
 
 from flexclient.models._relations import ToMany, ToOne, ToOneOrNone
-from flexclient.models._resource import Attributes, Resource, WireModel
+from flexclient.models._resource import Attributes, Resource, WireModel, no_items
 
 if TYPE_CHECKING:
     # Models of the relationships, for the checkers: at run time each is looked up by name.
@@ -49,7 +49,7 @@ class UserAttributes(Attributes):
     pending_email: str | None = None
     state: str | None = None
     stripe_connected: bool | None = None
-    identity_providers: list[dict[str, Any]] = Field(default_factory=list[dict[str, Any]])
+    identity_providers: list[dict[str, Any]] = Field(default_factory=no_items)
     permissions: dict[str, Any] = Field(default_factory=dict)
 
 
