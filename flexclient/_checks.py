@@ -156,7 +156,7 @@ def check_ids(params: Mapping[str, object] | None, params_type: Any) -> None:
 _PACKAGE = str(Path(__file__).parent)
 
 
-def _callers_level() -> int:
+def callers_level() -> int:
     """The `stacklevel` of the first frame outside flexclient: the user's call."""
     # From this function's own frame (level 0), which is in the package too.
     frame, level = inspect.currentframe(), 0
@@ -190,7 +190,7 @@ def warn_unknown_keys(params: Mapping[str, object] | None, params_type: Any, pat
                 f"{key!r} is not a documented parameter of {path}"
                 + did_you_mean(key, sorted(known))
             ),
-            stacklevel=_callers_level(),
+            stacklevel=callers_level(),
         )
 
 

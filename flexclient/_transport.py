@@ -26,6 +26,7 @@ import math
 import random
 import threading
 import time
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, TypeGuard
@@ -36,6 +37,7 @@ from requests.structures import CaseInsensitiveDict
 from urllib3.exceptions import NewConnectionError
 
 from flexclient import _deadline
+from flexclient._checks import callers_level
 from flexclient._deadline import DeadlineAdapter, deadline_scope
 from flexclient._errors import (
     ParameterError,
@@ -267,6 +269,12 @@ class Transport:
             session.mount("http://", adapter)
         else:
             _deadline.install(session, self.base_url)
+            if session.auth is not None:
+                warnings.warn(
+                    "the session's `auth` is not applied: it would replace the bearer token"
+                    " (a proxy's credentials go in its URL, `https://user:password@proxy`)",
+                    stacklevel=callers_level(),
+                )
         self.session = session
         self._slots = threading.BoundedSemaphore(max_connections) if max_connections else None
 

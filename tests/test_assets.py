@@ -187,9 +187,10 @@ def test_no_credential_goes_to_the_cdn() -> None:
     session.headers["Authorization"] = "Bearer session-secret"
     session.auth = ("user", "session-password")
     session.cookies["st-client-id-token"] = "cookie-secret"
-    sdk = MarketplaceClient(
-        "client-id", base_url=MP, asset_cdn_base_url=CDN, session=session, retry_policy=NO_WAIT
-    )
+    with pytest.warns(UserWarning, match="session's `auth` is not applied"):
+        sdk = MarketplaceClient(
+            "client-id", base_url=MP, asset_cdn_base_url=CDN, session=session, retry_policy=NO_WAIT
+        )
     sdk.token_store.set(Token(access_token="user-token", scope="user", refresh_token="r"))
     with requests_mock.Mocker() as m:
         m.get(

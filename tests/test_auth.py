@@ -72,7 +72,10 @@ def test_netrc_entries_and_a_sessions_auth_or_header_never_replace_the_bearer_to
     session = requests.Session()
     session.auth = ("session-user", "session-secret")
     session.headers["Authorization"] = "Basic c2Vzc2lvbi1kZWZhdWx0"
-    MarketplaceClient("client-id", base_url=MP, session=session).listings.query()
+    with pytest.warns(UserWarning, match="the session's `auth` is not applied") as warned:
+        client = MarketplaceClient("client-id", base_url=MP, session=session)
+    assert warned[0].filename == __file__  # the user's line, not flexclient's
+    client.listings.query()
     sent = [r.headers.get("Authorization") for r in mock.request_history]
     assert sent == [None, "Bearer anon-token", None, "Bearer anon-token"]
 
