@@ -1,13 +1,17 @@
 """The example notebook runs in a real Jupyter kernel (nbclient, ipykernel: the `notebook`
-extra), and shows what a notebook user sees: HTML tables, short reprs, money by currency."""
+extra), shows what a notebook user sees (HTML tables, short reprs, money by currency), and
+type-checks as the other examples do."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, cast
 
 import nbformat
 from nbclient import NotebookClient
+
+from tests.checkers import mypy_errors, pyright_errors
 
 ROOT = Path(__file__).parents[1]
 NOTEBOOK = ROOT / "examples" / "explore.ipynb"
@@ -45,3 +49,21 @@ def test_the_example_notebook_runs_in_a_kernel() -> None:
     means = shown(cells[4])
     assert all(category in means for category in ["road", "city", "mountain", "kids"])
     assert "Event" in shown(cells[6])
+
+
+def test_the_example_notebook_type_checks_as_the_examples_do(tmp_path: Path) -> None:
+    # Neither checker reads a notebook: its code cells, in order, are checked as one module,
+    # by mypy --strict and by pyright in strict mode, as examples/*.py are.
+    notebook = json.loads(NOTEBOOK.read_text())
+    cells = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code"]
+    module = tmp_path / "explore_cells.py"
+    module.write_text(
+        "# pyright: strict\n"
+        # A cell's last expression is what the notebook shows, not a value left unused.
+        "# pyright: reportUnusedExpression=false\n" + "\n\n".join(cells) + "\n"
+    )
+    mypy_dir, pyright_dir = tmp_path / "mypy", tmp_path / "pyright"
+    mypy_dir.mkdir()
+    pyright_dir.mkdir()
+    assert mypy_errors(mypy_dir, [module]) == {}
+    assert pyright_errors(pyright_dir, [module]) == {}

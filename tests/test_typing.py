@@ -23,27 +23,20 @@ it is missing these tests fail and say so.
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
-import subprocess
-import sys
-from collections import defaultdict
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from mypy import api
 
 from flexclient._endpoint_kinds import Endpoint, Group, GroupSlot
 from flexclient._endpoint_table import IntegrationEndpoints, MarketplaceEndpoints
+from tests.checkers import Found, mypy_errors, pyright_errors
 
 ROOT = Path(__file__).parents[1]
 TYPING = Path(__file__).parent / "typing"
 FILES = sorted(TYPING.glob("*/*.py"))
 MARK = re.compile(r"\s*# \[(mypy|pyright)\] (.*)$")
-
-Found = dict[tuple[str, int], list[str]]  # (file name, line) -> error messages
 
 
 def expected(path: Path) -> dict[str, dict[int, list[str]]]:
@@ -62,66 +55,13 @@ def expected(path: Path) -> dict[str, dict[int, list[str]]]:
     return marks
 
 
-def _mypy(tmp: Path) -> Found:
-    config = tmp / "mypy.ini"
-    config.write_text("[mypy]\n")  # a user's setup: no plugin, nothing but --strict
-    out, err, status = api.run(
-        [
-            "--strict",
-            "--config-file",
-            str(config),
-            "--cache-dir",
-            str(tmp / "cache"),
-            # flexclient is the user's installed library: checked, its own errors not shown.
-            "--follow-imports=silent",
-            "--show-column-numbers",
-            *map(str, FILES),
-        ]
-    )
-    assert status in (0, 1) and not err.strip(), err
-    found: Found = defaultdict(list)
-    for line in out.splitlines():
-        m = re.match(r"(.+?):(\d+):\d+: error: (.*)$", line)
-        if m:
-            found[(Path(m.group(1)).name, int(m.group(2)))].append(m.group(3))
-    return found
-
-
-def _pyright(tmp: Path) -> Found:
-    exe = shutil.which("pyright", path=str(Path(sys.executable).parent))
-    if exe is None:
-        pytest.fail(
-            "pyright is not installed in this virtual environment: "
-            f"`{Path(sys.executable).parent / 'pip'} install pyright` (.ci/run does)"
-        )
-    # A user's setup: default mode, flexclient found as an installed package is (this
-    # project's own pyright settings are not the user's).
-    config = tmp / "pyrightconfig.json"
-    config.write_text(json.dumps({"extraPaths": [str(ROOT)]}))
-    run = subprocess.run(
-        [exe, "--outputjson", "-p", str(config), "--pythonpath", sys.executable, *map(str, FILES)],
-        cwd=tmp,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    report = json.loads(run.stdout)
-    assert report["summary"]["filesAnalyzed"] == len(FILES), report
-    found: Found = defaultdict(list)
-    for diag in report["generalDiagnostics"]:
-        if diag["severity"] == "error":
-            key = (Path(diag["file"]).name, diag["range"]["start"]["line"] + 1)
-            found[key].append(diag["message"])
-    return found
-
-
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Found]:
     """One run of each checker over every file (they are independent modules)."""
     assert len({p.name for p in FILES}) == len(FILES), "file names must differ (module names)"
     return {
-        "mypy": _mypy(tmp_path_factory.mktemp("mypy")),
-        "pyright": _pyright(tmp_path_factory.mktemp("pyright")),
+        "mypy": mypy_errors(tmp_path_factory.mktemp("mypy"), FILES),
+        "pyright": pyright_errors(tmp_path_factory.mktemp("pyright"), FILES),
     }
 
 
