@@ -18,8 +18,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, Required
 
+from flexclient._checks import uuid_value
 from flexclient._decoding import latlng_from
 from flexclient._endpoint_kinds import Endpoint
+from flexclient._errors import ParameterError
 from flexclient._narrow import is_array, is_mapping
 from flexclient._types import LatLng, LatLngBounds, Money
 from flexclient._values import parse
@@ -166,13 +168,10 @@ def _scalar(value: Any, hint: Any, path: tuple[str, ...]) -> Any:
         if isinstance(value, str):
             return value
     elif hint is uuid.UUID:
-        if isinstance(value, uuid.UUID):
-            return value
-        if isinstance(value, str):
-            try:
-                return uuid.UUID(value)
-            except ValueError:
-                pass
+        try:
+            return uuid_value(".".join(path), value)
+        except ParameterError:
+            pass
     elif hint is Money:
         if isinstance(value, Money):
             return value
