@@ -21,10 +21,11 @@ ROOT = Path(__file__).parents[1]
 Found = dict[tuple[str, int], list[str]]  # (file name, line) -> error messages
 
 
-def mypy_errors(tmp: Path, files: Sequence[Path]) -> Found:
-    """`mypy --strict` over `files`, with a configuration file of nothing (no plugin)."""
+def mypy_errors(tmp: Path, files: Sequence[Path], settings: str = "") -> Found:
+    """`mypy --strict` over `files`, with a configuration file of nothing but `settings`
+    (by default none: no plugin)."""
     config = tmp / "mypy.ini"
-    config.write_text("[mypy]\n")
+    config.write_text(f"[mypy]\n{settings}\n")
     out, err, status = api.run(
         [
             "--strict",

@@ -3,11 +3,11 @@ with it, its documented keys still checked; without it, mypy refuses such a dict
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from mypy import api
+
+from tests.checkers import mypy_errors
 
 CODE = """\
 import uuid
@@ -27,27 +27,10 @@ sdk.own_listings.close({"id": uuid.uuid4()}, {"expnad": True, "imageVariant.x": 
 
 
 def run(tmp: Path, plugins: str) -> dict[int, str]:
-    (tmp / "user_code.py").write_text(CODE)
-    config = tmp / "mypy.ini"
-    config.write_text(f"[mypy]\n{plugins}\n")
-    out, err, _ = api.run(
-        [
-            "--strict",
-            "--config-file",
-            str(config),
-            "--cache-dir",
-            str(tmp / "cache"),
-            "--follow-imports=silent",
-            str(tmp / "user_code.py"),
-        ]
-    )
-    assert not err.strip(), err
-    errors: dict[int, str] = {}
-    for line in out.splitlines():
-        m = re.match(r".*user_code\.py:(\d+): error: (.*)$", line)
-        if m:
-            errors[int(m.group(1))] = errors.get(int(m.group(1)), "") + m.group(2)
-    return errors
+    """mypy's errors on CODE with these plugin settings, by line."""
+    code = tmp / "user_code.py"
+    code.write_text(CODE)
+    return {line: "".join(msgs) for (_, line), msgs in mypy_errors(tmp, [code], plugins).items()}
 
 
 def test_with_the_plugin_custom_keys_pass_and_documented_keys_are_checked(
