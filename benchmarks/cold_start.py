@@ -1,7 +1,7 @@
 """Cold start: what a new process pays to import flexclient, answer `flexclient --help`, and
 make its first calls.
 
-    python benchmarks/cold_start.py [runs] [--python PATH]
+    python benchmarks/cold_start.py [runs] [--python PATH] [--before CHECKOUT]
 
 Each measurement is a whole new Python process, as a CLI call or a serverless cold start
 pays it. The baseline, measured in the same run and interleaved with flexclient's runs, is a
@@ -13,8 +13,15 @@ other work on the machine), and flexclient's cost on top of the baseline (target
 MarketplaceClient`; `flexclient --help` (target: under 0.3 s). The baseline is timed twice
 a round, and the difference of its two medians, which ought to be nothing, is printed as the
 run's noise: a comparison of whole processes on a shared machine resolves no finer. Then
-the first calls after import, in-process: an empty page, and a page of listings with their
-authors and images (whose models are imported and built for that first answer).
+the first calls after import, timed in-process in `runs` new processes each (best and
+median): an empty page (target: at most 5 ms slower than before the cold-start work), and a
+page of listings with their authors and images (whose models are imported and built for
+that first answer).
+
+`--before CHECKOUT` times the empty page's first call of the sources in CHECKOUT too, in
+turns with the installed flexclient's, and prints the difference: with a checkout of the
+commit before the cold-start work, `git worktree add /tmp/before 3fc236b`. Without it, the
+figure to compare with is the one recorded then, 4.6 ms by the best of 15.
 
 `--python PATH` times another interpreter with flexclient installed, for example a virtual
 environment with only flexclient and what it depends on, as a deployment has it (the
@@ -44,6 +51,9 @@ PROGRAM = "from flexclient import MarketplaceClient"
 HELP = "import sys; from flexclient._cli import main; sys.argv = ['flexclient', '--help']; main()"
 # The processes compared with one another, which take turns in their places in a round.
 ROTATING = ["baseline", "program", "control"]
+
+EMPTY = b'["^ ","~:data",[]]'
+FIRST_CALL_TARGET = 4.6 + 5
 
 # The page is read from a file the parent wrote: making it here would import the fake
 # marketplace, and with it every model, which a program's first call does not have.
@@ -89,8 +99,16 @@ def run(code: str, env: dict[str, str], *args: str) -> tuple[float, float, str]:
     what it printed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
+    # Run in the bytecode folder, where there is no `flexclient`: `python -c` looks in its
+    # working folder first, and in a checkout would import that, not the environment's
+    # flexclient (`--python`) or the `--before` checkout.
     done = subprocess.run(
-        [PYTHON, "-c", code, *args], check=True, capture_output=True, text=True, env=env
+        [PYTHON, "-c", code, *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=env["PYTHONPYCACHEPREFIX"],
     )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -105,6 +123,13 @@ def main() -> None:
         at = args.index("--python")
         PYTHON = args[at + 1]
         del args[at : at + 2]
+    before = None
+    if "--before" in args:
+        at = args.index("--before")
+        before = str(Path(args[at + 1]).resolve())
+        del args[at : at + 2]
+        if not (Path(before) / "flexclient" / "__init__.py").is_file():
+            sys.exit(f"--before {before}: not a checkout of flexclient (no flexclient/__init__.py)")
     runs = int(args[0]) if args else 15
     cache = tempfile.mkdtemp(prefix="flexclient-pyc-")
     env = bytecode_cached(cache)
@@ -172,24 +197,47 @@ def main() -> None:
     except subprocess.CalledProcessError:
         print("first calls: not timed (requests-mock is not installed there)")
         return
-    print("first calls after `from flexclient import MarketplaceClient` (medians of 5 processes):")
-    pages = {
-        "an empty page": b'["^ ","~:data",[]]',
-        "20 listings, authors, images": encoded(20, 5)[1],
-    }
+    print(
+        f"first calls after `from flexclient import MarketplaceClient`, in-process, {runs}"
+        " processes each: best (median)"
+    )
+    sides = {"": env}
+    if before is not None:
+        # The checkout's sources come first on the path; its bytecode is kept apart.
+        sides["before"] = bytecode_cached(tempfile.mkdtemp(prefix="flexclient-pyc-")) | {
+            "PYTHONPATH": before
+        }
+    pages = {"an empty page": EMPTY, "20 listings, authors, images": encoded(20, 5)[1]}
     for label, content in pages.items():
         page = Path(cache) / "page.transit"
         page.write_bytes(content)
-        firsts: list[float] = []
-        seconds: list[float] = []
-        for _ in range(5):
-            first, second = map(float, run(FIRST_CALL, env, str(page))[2].split())
-            firsts.append(first * 1e3)
-            seconds.append(second * 1e3)
-        print(
-            f"  {label:<30} first call {statistics.median(firsts):6.1f} ms, "
-            f"the same call again {statistics.median(seconds):6.1f} ms"
-        )
+        timed_sides = sides if content == EMPTY else {"": env}
+        firsts: dict[str, list[float]] = {side: [] for side in timed_sides}
+        seconds: dict[str, list[float]] = {side: [] for side in timed_sides}
+        for round_ in range(runs):
+            order = list(timed_sides) if round_ % 2 == 0 else list(reversed(timed_sides))
+            for side in order:
+                first, second = map(float, run(FIRST_CALL, sides[side], str(page))[2].split())
+                firsts[side].append(first * 1e3)
+                seconds[side].append(second * 1e3)
+        for side in timed_sides:
+            name = f"{label}, {side}" if side else label
+            print(
+                f"  {name:<30} first call {min(firsts[side]):5.1f} ms"
+                f" ({statistics.median(firsts[side]):5.1f}), the same call again"
+                f" {min(seconds[side]):5.1f} ms ({statistics.median(seconds[side]):5.1f})"
+            )
+        if content != EMPTY:
+            continue
+        if before is None:
+            print(f"  {'':<30} (target: at most {FIRST_CALL_TARGET} ms by the best, see above)")
+        else:
+            more = min(firsts[""]) - min(firsts["before"])
+            more_median = statistics.median(firsts[""]) - statistics.median(firsts["before"])
+            print(
+                f"  {'slower than before':<30} by the best {more:+5.1f} ms, by the median"
+                f" {more_median:+5.1f} ms   (target: at most +5 ms)"
+            )
 
 
 if __name__ == "__main__":
