@@ -94,7 +94,7 @@ class RequestOptions(TypedDict, total=False):
     """Per-call options of commands (the third argument).
 
     `on_upload_progress` is called with an `UploadProgress` (`.loaded`, `.total`) as an
-    upload is sent; `progress_bar=True` shows a tqdm bar for it (extra `flexclient[progress]`);
+    upload is sent; `progress_bar=True` shows a tqdm bar for it (the `progress` extra);
     `timeout` overrides the client's timeout for this call, `deadline` its total deadline
     (seconds for the whole call, retries and token requests included).
     """
@@ -429,8 +429,8 @@ class BoundListQuery(BoundQuery[P, list[R]], Generic[P, R]):
         timeout: Timeout | None = None,
     ) -> Iterator[R]:
         """Every resource of every page, one by one, lazily, with its relationships
-        resolved; at most `max_items`. `progress=True` shows a tqdm progress bar (extra
-        `flexclient[progress]`)."""
+        resolved; at most `max_items`. `progress=True` shows a tqdm progress bar (the
+        `progress` extra)."""
         opts = _options(timeout, None)
         query = with_custom(params, custom)
         return _pages.items(lambda p: self._send(p, opts), query, max_items, progress)

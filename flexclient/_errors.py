@@ -88,16 +88,22 @@ class RelationshipTypeError(FlexError, TypeError):
 
 
 class MissingExtraError(FlexError, ImportError):
-    """An optional package a feature needs is not installed; the message names the extra.
+    """An optional package a feature needs is not installed; the message says how to install
+    it, and names flexclient's extra that includes it.
 
-    >>> str(MissingExtraError("tqdm", "progress", "a progress bar"))
-    'a progress bar needs tqdm: pip install "flexclient[progress]"'
+    The hint installs the package itself, not `flexclient[extra]`: flexclient is installed
+    from its source, and the `flexclient` on PyPI is another project.
+
+    >>> print(MissingExtraError("tqdm", "progress", "a progress bar"))
+    a progress bar needs tqdm: pip install tqdm (flexclient's "progress" extra)
     """
 
     def __init__(self, package: str, extra: str, feature: str) -> None:
         self.package = package
         self.extra = extra
-        super().__init__(f'{feature} needs {package}: pip install "flexclient[{extra}]"')
+        super().__init__(
+            f'{feature} needs {package}: pip install {package} (flexclient\'s "{extra}" extra)'
+        )
         self.name: str | None = package
 
 

@@ -80,7 +80,7 @@ class Envelope(BaseModel, Generic[D]):
         return [record(r, relationships) for r in self.resources()]
 
     def to_dataframe(self, relationships: Sequence[str] = ()) -> Any:
-        """`to_records()` as a pandas DataFrame (extra `flexclient[pandas]`)."""
+        """`to_records()` as a pandas DataFrame (pandas: the `pandas` extra)."""
         return dataframe(self.to_records(relationships))
 
     def _summary(self) -> str:

@@ -7,7 +7,7 @@
 ...     sdk.listings.query({"perPage": 5}).data.meta.total_items
 250
 
-Needs the `testing` extra: `pip install "flexclient[testing]"`. See docs/testing.md.
+Needs werkzeug, the `testing` extra (`pip install werkzeug`). See docs/testing.md.
 """
 
 from flexclient._extras import require
