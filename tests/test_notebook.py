@@ -4,7 +4,6 @@ type-checks as the other examples do."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, cast
 
@@ -17,9 +16,13 @@ ROOT = Path(__file__).parents[1]
 NOTEBOOK = ROOT / "examples" / "explore.ipynb"
 
 
-def executed() -> list[Any]:
+def read() -> Any:
     # nbformat is not annotated: its nodes are dicts read by attribute.
-    notebook: Any = cast(Any, nbformat.read(NOTEBOOK, as_version=4))  # type: ignore[no-untyped-call]
+    return cast(Any, nbformat.read(NOTEBOOK, as_version=4))  # type: ignore[no-untyped-call]
+
+
+def executed() -> list[Any]:
+    notebook = read()
     client = NotebookClient(
         notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
     )
@@ -54,8 +57,7 @@ def test_the_example_notebook_runs_in_a_kernel() -> None:
 def test_the_example_notebook_type_checks_as_the_examples_do(tmp_path: Path) -> None:
     # Neither checker reads a notebook: its code cells, in order, are checked as one module,
     # by mypy --strict and by pyright in strict mode, as examples/*.py are.
-    notebook = json.loads(NOTEBOOK.read_text())
-    cells = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code"]
+    cells = [str(c.source) for c in read().cells if c.cell_type == "code"]
     module = tmp_path / "explore_cells.py"
     module.write_text(
         "# pyright: strict\n"
