@@ -7,7 +7,11 @@
     │     (LookupError)
     ├── RelationshipTypeError (TypeError)  a relationship holds another type than its model says
     ├── MissingExtraError (ImportError)    an optional package is not installed; names the extra
-    ├── TokenStoreError (OSError)          a token store that cannot be used (a folder as file)
+    ├── TokenStoreError (OSError)          a token store that cannot be used (a folder as file,
+    │                                      a file another user could have planted)
+    ├── PositionStoreError (OSError)       an event position store that cannot be used
+    ├── CreditBudgetExceededError          a call would take the credits meter past the budget;
+    │                                      nothing was sent
     ├── TransportError (OSError)           no HTTP answer: connection refused or reset, DNS
     │   └── RequestTimeoutError            no answer in time, or the call's deadline passed
     │                                      (also a TimeoutError)
@@ -37,6 +41,7 @@ Transit), `data.errors` is empty and the raw body is still there in `body`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from flexclient._json import read_json
@@ -116,6 +121,35 @@ class UnknownParameterWarning(UserWarning):
 class TokenStoreError(FlexError, OSError):
     """A token store that cannot be used at all, such as a `FileTokenStore` whose path is a
     folder. (A token file that cannot be read is only warned about, and counts as none.)"""
+
+
+class PositionStoreError(FlexError, OSError):
+    """An event feed's position store that cannot be used: a path that is a folder or not a
+    regular file, a file that does not hold a sequence ID. The feed stops rather than start
+    again from the wrong place."""
+
+
+class CreditBudgetExceededError(FlexError):
+    """A billable call that could take the client's credits meter past its budget; raised
+    before anything is sent. `budget` is the budget in credits, `spent` what the meter held,
+    `cost` what the call could cost, `endpoint` its path.
+
+    >>> from decimal import Decimal
+    >>> err = CreditBudgetExceededError(
+    ...     budget=Decimal(10), spent=Decimal(8), cost=Decimal(5), endpoint="/v1/api/listings/query"
+    ... )
+    >>> str(err)
+    '/v1/api/listings/query costs up to 5 credits; 8 of the budget of 10 are spent'
+    """
+
+    def __init__(self, *, budget: Decimal, spent: Decimal, cost: Decimal, endpoint: str) -> None:
+        self.budget = budget
+        self.spent = spent
+        self.cost = cost
+        self.endpoint = endpoint
+        super().__init__(
+            f"{endpoint} costs up to {cost} credits; {spent} of the budget of {budget} are spent"
+        )
 
 
 class TransportError(FlexError, OSError):
