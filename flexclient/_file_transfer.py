@@ -30,6 +30,7 @@ from typing import IO, Any
 from urllib.parse import urlsplit
 
 import requests
+import urllib3
 from pydantic import BaseModel
 
 from flexclient._deadline import DeadlineAdapter
@@ -414,9 +415,18 @@ class _ToFile(Transport):
         self.sink.seek(0)
         self.sink.truncate()
         self.written = 0
-        for chunk in resp.iter_content(256 * 1024):
-            self.sink.write(chunk)
-            self.written += len(chunk)
+        # The bytes as stored: storage may answer `Content-Encoding: gzip` for an object
+        # stored with that metadata even when asked for `identity` (S3 and GCS do), and
+        # `iter_content` would undo it, saving a `.gz` file as its contents.
+        try:
+            for chunk in resp.raw.stream(256 * 1024, decode_content=False):
+                self.sink.write(chunk)
+                self.written += len(chunk)
+        except urllib3.exceptions.ReadTimeoutError as exc:
+            # As `iter_content` reports them, for the transport to handle as any other.
+            raise requests.ConnectionError(exc) from exc
+        except urllib3.exceptions.HTTPError as exc:
+            raise requests.exceptions.ChunkedEncodingError(exc) from exc
         self.sink.flush()
         return b"", False
 

@@ -498,3 +498,19 @@ def test_netrc_credentials_are_not_sent_to_storage(
     storage.files["/files/x"] = b"x"
     sdk.save_file(f"{storage.url}/files/x", tmp_path / "x")
     assert all("Authorization" not in r.headers for r in storage.received)
+
+
+def test_a_download_saves_the_bytes_as_stored_even_when_storage_says_gzip(
+    storage: Storage, sdk: MarketplaceClient, tmp_path: Path
+) -> None:
+    # S3 and GCS answer `Content-Encoding: gzip` for an object stored with that metadata, even
+    # to a client that asked for `identity`: the file saved is the object, not its contents.
+    import gzip
+
+    stored = gzip.compress(b"a line of the log\n" * 700)
+    storage.answers.append(Response(stored, 200, headers={"Content-Encoding": "gzip"}))
+    to = tmp_path / "log.gz"
+    done = sdk.save_file(f"{storage.url}/files/log.gz", to)
+    assert to.read_bytes() == stored
+    assert done.size == len(stored) < 12_600
+    assert gzip.decompress(to.read_bytes()) == b"a line of the log\n" * 700
