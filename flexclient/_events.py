@@ -20,8 +20,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Protocol, TypedDict, Unpack
 
-from flexclient._errors import ParameterError, UnexpectedResponseError
-from flexclient._files import write_atomic
+from flexclient._errors import ParameterError, PositionStoreError, UnexpectedResponseError
+from flexclient._files import NotRegularFile, read_regular, write_atomic
 from flexclient._memory import MemoryValue
 from flexclient.models import Event
 
@@ -56,6 +56,10 @@ class MemoryPositionStore(MemoryValue[int]):
 class FilePositionStore:
     """Keeps the position in a small file, written atomically (a crash leaves the old one).
 
+    A path that cannot serve (a folder, a FIFO or other non-regular file, a folder that is a
+    file) or a file that does not hold a sequence ID is a `PositionStoreError`: the feed stops
+    rather than start again from the wrong place.
+
     >>> store = FilePositionStore("~/.local/state/my-sync/events.position")  # doctest: +SKIP
     """
 
@@ -65,19 +69,29 @@ class FilePositionStore:
     def __repr__(self) -> str:
         return f"FilePositionStore({str(self.path)!r})"
 
+    def _error(self, problem: str) -> PositionStoreError:
+        return PositionStoreError(f"the event position file {str(self.path)!r} {problem}")
+
     def get(self) -> int | None:
         try:
-            text = self.path.read_text(encoding="utf-8").strip()
-        except FileNotFoundError:
+            found = read_regular(self.path, 64)
+        except NotRegularFile as exc:
+            raise self._error(str(exc)) from exc
+        except OSError as exc:
+            raise self._error(f"cannot be read: {exc.strerror or exc}") from exc
+        if found is None:
             return None
-        try:
-            return int(text)
-        except ValueError:
+        text = found[0].decode("utf-8", errors="replace").strip()
+        if not text.isascii() or not text.isdigit():
             # A position that cannot be read must not silently restart the feed.
-            raise ValueError(f"{self.path} does not hold a sequence ID: {text[:40]!r}") from None
+            raise self._error(f"does not hold a sequence ID: {text[:40]!r}")
+        return int(text)
 
     def set(self, sequence_id: int) -> None:
-        write_atomic(self.path, f"{sequence_id}\n")
+        try:
+            write_atomic(self.path, f"{sequence_id}\n")
+        except OSError as exc:
+            raise self._error(f"cannot be written: {exc.strerror or exc}") from exc
 
 
 class FeedOptions(TypedDict, total=False):
@@ -137,7 +151,7 @@ class EventFeed:
         self._stop_when_caught_up = options.get("stop_when_caught_up", False)
         self._sleep = options.get("sleep", time.sleep)
         self._buffer: deque[Event] = deque()
-        self._pending: int | None = None
+        self._pending: Event | None = None
         self._caught_up = False
         self._idle = 0
 
@@ -159,7 +173,7 @@ class EventFeed:
                 self._sleep(wait)
             self._fetch()
         event = self._buffer.popleft()
-        self._pending = event.attributes.sequence_id
+        self._pending = event
         return event
 
     def _fetch(self) -> None:
@@ -170,16 +184,22 @@ class EventFeed:
             params["createdAtStart"] = self._since
         res = self._client.events.query(params)  # type: ignore[arg-type]
         events = res.data.data
-        for event in events:
-            seq = event.attributes.sequence_id
-            if seq is None or (self._after is not None and seq <= self._after):
+        # The whole page passes its checks before the position moves: a page that fails moves
+        # nothing, and the next call asks for the same range again.
+        last = self._after
+        ids = [event.attributes.sequence_id for event in events]
+        for seq in ids:
+            if seq is None or (last is not None and seq <= last):
                 raise UnexpectedResponseError(
                     res.status,
                     res.status_text,
+                    headers=res.headers,
                     request="GET events/query",
-                    reason=f"event sequence IDs must increase past {self._after}, got {seq}",
+                    reason=f"event sequence IDs must increase past {self._after}, one by one;"
+                    f" the page has {ids} (none was handed out: the next call asks again)",
                 )
-            self._after = seq
+            last = seq
+        self._after = last
         self._buffer.extend(events)
         # A full page means more are waiting: ask again at once. Otherwise the feed has
         # caught up, and waits before asking again (once these events are processed).
@@ -190,7 +210,9 @@ class EventFeed:
     def save(self) -> None:
         """Store the position of the last event handed out as processed."""
         if self._pending is not None and self._position is not None:
-            self._position.set(self._pending)
+            seq = self._pending.attributes.sequence_id
+            assert seq is not None  # checked when its page was read
+            self._position.set(seq)
         self._pending = None
 
     def __enter__(self) -> EventFeed:
@@ -203,6 +225,10 @@ class EventFeed:
         tb: TracebackType | None,
     ) -> None:
         # Leaving normally (also by `break`) means the last event was processed; leaving with
-        # an error means it may not have been, and it will be handed out again next time.
+        # an error means it may not have been: it is handed out again, by this feed if the
+        # program carries on with it, or after a restart.
         if exc_type is None:
             self.save()
+        elif self._pending is not None:
+            self._buffer.appendleft(self._pending)
+            self._pending = None

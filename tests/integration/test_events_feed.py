@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests_mock
 
-from flexclient import FilePositionStore, IntegrationClient, MemoryPositionStore, ParameterError
+from flexclient import (
+    FilePositionStore,
+    IntegrationClient,
+    MemoryPositionStore,
+    ParameterError,
+    PositionStoreError,
+    UnexpectedResponseError,
+)
+from flexclient.models import Event
 from flexclient.testing import FakeMarketplace
 from tests.conftest import IG, NO_WAIT
 
@@ -171,5 +181,93 @@ def test_bad_feed_options_and_positions(
         integration_client.events_feed(per_page=500)
     broken = tmp_path / "broken.position"
     broken.write_text("not a number")
-    with pytest.raises(ValueError, match="does not hold a sequence ID"):
+    with pytest.raises(PositionStoreError, match="does not hold a sequence ID"):
         integration_client.events_feed(position=FilePositionStore(broken))
+
+
+# --- a page that fails its checks moves nothing -------------------------------------------------
+
+EVENTS = f"{IG}/v1/integration_api/events/query"
+
+
+@pytest.fixture
+def mocked() -> IntegrationClient:
+    """An Integration client whose answers come from requests-mock (`mock`)."""
+    return IntegrationClient("client-id", "client-secret", base_url=IG, retry_policy=NO_WAIT)
+
+
+def events_page(*sequence_ids: int) -> dict[str, Any]:
+    return {
+        "json": {
+            "data": [
+                {
+                    "id": str(uuid.UUID(int=seq)),
+                    "type": "event",
+                    "attributes": {"sequenceId": seq, "eventType": "listing/updated"},
+                }
+                for seq in sequence_ids
+            ]
+        },
+        "headers": {"Content-Type": "application/json"},
+    }
+
+
+def asked_after(mock: requests_mock.Mocker) -> list[str | None]:
+    asked = [
+        r.qs.get("startaftersequenceid")
+        for r in mock.request_history
+        if r.path.endswith("/events/query")
+    ]
+    return [after[0] if after else None for after in asked]
+
+
+def handed_out(feed: Iterator[Event], count: int) -> list[int | None]:
+    return [next(feed).attributes.sequence_id for _ in range(count)]
+
+
+@pytest.mark.parametrize(
+    ("bad_page", "why"),
+    [((4, 6, 5), "out of order"), ((4, 4, 5), "repeated"), ((2, 4, 5), "at or before the start")],
+)
+def test_a_page_that_fails_its_checks_moves_nothing(
+    mock: requests_mock.Mocker, mocked: IntegrationClient, bad_page: tuple[int, ...], why: str
+) -> None:
+    position = MemoryPositionStore(3)
+    mock.get(EVENTS, [events_page(*bad_page), events_page(4, 5, 6), events_page()])
+    feed = mocked.events_feed(position=position, per_page=3, sleep=lambda _: None)
+    with pytest.raises(UnexpectedResponseError, match="must increase past 3"):
+        next(feed)
+    # A loop that catches the error and carries on asks for the same range again.
+    assert handed_out(feed, 3) == [4, 5, 6]
+    assert asked_after(mock) == ["3", "3"]
+
+
+def test_a_page_repeating_the_last_page_fails_and_moves_nothing(
+    mock: requests_mock.Mocker, mocked: IntegrationClient
+) -> None:
+    mock.get(EVENTS, [events_page(1, 2), events_page(2, 3), events_page(3), events_page()])
+    feed = mocked.events_feed(per_page=2, stop_when_caught_up=True)
+    assert handed_out(feed, 2) == [1, 2]
+    with pytest.raises(UnexpectedResponseError, match=r"past 2, one by one; the page has \[2, 3\]"):
+        next(feed)
+    assert [e.attributes.sequence_id for e in feed] == [3]
+    assert asked_after(mock) == [None, "2", "2"]
+
+
+def test_an_event_whose_handling_failed_is_handed_out_again_by_the_same_feed(
+    mock: requests_mock.Mocker, mocked: IntegrationClient
+) -> None:
+    position = MemoryPositionStore()
+    mock.get(EVENTS, [events_page(1, 2, 3), events_page()])
+    feed = mocked.events_feed(position=position, stop_when_caught_up=True)
+    handled: list[int | None] = []
+    for attempt in range(2):
+        try:
+            with feed:
+                for event in feed:
+                    if event.attributes.sequence_id == 2 and attempt == 0:
+                        raise RuntimeError("the handler failed")
+                    handled.append(event.attributes.sequence_id)
+        except RuntimeError:
+            assert position.get() == 1  # 2 is not marked
+    assert handled == [1, 2, 3] and position.get() == 3
