@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import re
 import threading
 from abc import ABC, abstractmethod
@@ -31,6 +32,7 @@ from flexclient._endpoint_kinds import Endpoint, GroupSlot, ListQuery, RequestOp
 from flexclient._errors import (
     ApiError,
     AuthError,
+    FlexError,
     ParameterError,
     UnexpectedResponseError,
     error_class_for,
@@ -65,6 +67,8 @@ from flexclient.models._envelope import EnvelopeError
 
 if TYPE_CHECKING:
     from flexclient._auth_info import AuthInfo
+
+log = logging.getLogger("flexclient")
 
 # Keys of the Authentication API's answers (and of the forms sent to it) whose values are
 # secrets: cut from every body kept on an error.
@@ -401,8 +405,9 @@ class BaseClient(ABC):
         """Whether `token` is of the kind the client fetches by itself (so replaceable)."""
         return token.scope == self._default_grant()["scope"] or token.is_anonymous
 
-    def _store_lock(self) -> AbstractContextManager[object]:
-        return store_lock(self.token_store, self._token_lock)
+    def _store_lock(self) -> AbstractContextManager[None]:
+        # Waited for no longer than the call's deadline, or the client's if there is no call.
+        return store_lock(self.token_store, self._token_lock, self._deadline(None, None))
 
     def _token(self) -> Token:
         token = self.token_store.get()
@@ -419,25 +424,24 @@ class BaseClient(ABC):
 
     def _refreshed(self, stale: Token) -> Token | None:
         """A refreshed token, or the one another thread or process stored meanwhile; None if
-        the server refused the refresh token. Any other failure raises."""
+        the server refused the refresh token, or the session was ended meanwhile (logged out:
+        the store is empty). Any other failure raises."""
         with self._store_lock():
-            current = self.token_store.get()
-            if current is not None and current != stale:
-                return current
-            assert stale.refresh_token is not None
-            form = {
-                "client_id": self.client_id,
-                "grant_type": "refresh_token",
-                "refresh_token": stale.refresh_token,
-            }
-            try:
-                token = self._request_token(form, keep=stale)
-            except AuthError as exc:
-                if exc.status in (400, 401) and exc.error == "invalid_grant":
-                    return None
-                raise
+            return self._refresh_held(stale)
+
+    def _refresh_held(self, stale: Token) -> Token | None:
+        """`_refreshed`, for a caller that holds the store's lock."""
+        current = self.token_store.get()
+        if current is None:
+            # Logged out (or revoked) after `stale` was read: refreshing would bring the
+            # session back to life, after logout() returned, with a token never revoked.
+            return None
+        if current != stale:
+            return current
+        token = self._request_refresh(stale)
+        if token is not None:
             self.token_store.set(token)
-            return token
+        return token
 
     def _replace_token(self, stale: Token) -> Token:
         with self._store_lock():
@@ -449,9 +453,17 @@ class BaseClient(ABC):
             return token
 
     def _store_new(self, token: Token) -> None:
-        """Store a token the user asked for (login), between other clients' refreshes."""
+        """Store a token the user asked for (login), between other clients' refreshes. A user
+        session it replaces is revoked, so that no live session is left behind unseen (a
+        failure to revoke it is logged: the new session is in place)."""
         with self._store_lock():
+            replaced = self.token_store.get()
             self.token_store.set(token)
+        if replaced is not None and replaced.refresh_token is not None and replaced != token:
+            try:
+                self._revoke_token(replaced)
+            except FlexError as exc:
+                log.warning("could not revoke the session that login replaced: %s", exc)
 
     def _auth_send(
         self, action: str, form: Mapping[str, str], token: Token | None = None
@@ -515,20 +527,48 @@ class BaseClient(ABC):
         """Revoke the stored refresh token and forget the token, as the official SDKs do: a
         401 is answered by refreshing and revoking again; if the server refuses the refresh
         token, the session is over anyway and the token is forgotten. Any other failure
-        raises and keeps the token, so that logging out can be tried again."""
-        token = self.token_store.get()
-        if token is not None and token.refresh_token is not None:
-            raw, error = self._auth_send("revoke", {"token": token.refresh_token}, token)
-            if raw.status == 401:
-                refreshed = self._refreshed(token)
-                if refreshed is None:
-                    self.token_store.remove()
-                    return
-                form = {"token": refreshed.refresh_token or ""}
-                raw, error = self._auth_send("revoke", form, refreshed)
-            if not 200 <= raw.status < 300:
-                raise error("")
-        self.token_store.remove()
+        raises and keeps the token, so that logging out can be tried again.
+
+        All of it holds the store's lock, so it is final: a refresh another thread or process
+        had under way finishes first and its token is the one revoked, and one that comes
+        after finds the store empty and brings no session back (`_refresh_held`)."""
+        with deadline_scope(self._deadline(None, None)), self._store_lock():
+            token = self.token_store.get()
+            if token is not None and token.refresh_token is not None:
+                self._revoke_token(token, locked=True)
+            self.token_store.remove()
+
+    def _revoke_token(self, token: Token, *, locked: bool = False) -> None:
+        """Revoke `token`'s refresh token. A 401 (an expired access token) is answered by one
+        refresh and a second revoke; with the store's lock held (`locked`), the refreshed
+        token is stored first, so that a failure of the second revoke keeps a usable session.
+        """
+        assert token.refresh_token is not None
+        raw, error = self._auth_send("revoke", {"token": token.refresh_token}, token)
+        if raw.status == 401:
+            refreshed = self._refresh_held(token) if locked else self._request_refresh(token)
+            if refreshed is None:
+                return  # the refresh token is refused: nothing is left to revoke
+            form = {"token": refreshed.refresh_token or ""}
+            raw, error = self._auth_send("revoke", form, refreshed)
+        if not 200 <= raw.status < 300:
+            raise error("")
+
+    def _request_refresh(self, stale: Token) -> Token | None:
+        """A refreshed token for `stale` (not stored), or None if the server refused its
+        refresh token. Any other failure raises."""
+        assert stale.refresh_token is not None
+        form = {
+            "client_id": self.client_id,
+            "grant_type": "refresh_token",
+            "refresh_token": stale.refresh_token,
+        }
+        try:
+            return self._request_token(form, keep=stale)
+        except AuthError as exc:
+            if exc.status in (400, 401) and exc.error == "invalid_grant":
+                return None
+            raise
 
     def auth_info(self) -> AuthInfo:
         """What the stored token allows, read from the store without any request.

@@ -25,6 +25,8 @@ import requests.adapters
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
+from flexclient._errors import RequestTimeoutError
+
 _local = threading.local()
 
 
@@ -53,6 +55,28 @@ def deadline_scope(seconds: float) -> Generator[float, None, None]:
         yield at
     finally:
         _local.at = outer
+
+
+def passed(waiting_for: str) -> RequestTimeoutError:
+    """The error of a call whose deadline passed while it waited for `waiting_for`."""
+    return RequestTimeoutError(
+        f"the call's total deadline passed while waiting for {waiting_for}", kind="deadline"
+    )
+
+
+@contextlib.contextmanager
+def held(
+    lock: threading.Lock | threading.RLock | threading.Semaphore, waiting_for: str
+) -> Generator[None, None, None]:
+    """Hold `lock`, waiting for it no longer than the calling thread's deadline (for ever
+    without one); `RequestTimeoutError` when the deadline comes first."""
+    left = remaining()
+    if not lock.acquire(timeout=-1 if left is None else max(left, 0.0)):
+        raise passed(waiting_for)
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 class DeadlinePassed(TimeoutError):

@@ -2,7 +2,9 @@
 
 The presets are those of the official Integration SDK: a bucket starts with some tokens, gains
 a few every interval up to a maximum, and each request (each attempt, retries included) takes
-one, waiting for it when the bucket is empty.
+one, waiting for it when the bucket is empty, but never past the call's deadline: a wait that
+would end after it is not started (no other thread can make it shorter: buckets only refill on
+time, and other threads can only take tokens), and the call fails at once.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from flexclient._errors import RequestTimeoutError
 from flexclient._frozen import Frozen
 
 PresetName = Literal["dev", "prod"]
@@ -62,8 +65,10 @@ class TokenBucket:
                 return True
             return False
 
-    def take(self) -> float:
-        """Take one token, waiting as long as needed; returns the seconds waited."""
+    def take(self, within: float | None = None) -> float:
+        """Take one token, waiting as long as needed but no longer than `within` seconds (if
+        given); returns the seconds waited. `RequestTimeoutError` (and no token taken) when
+        the next token comes later than that."""
         waited = 0.0
         while True:
             with self._lock:
@@ -73,6 +78,13 @@ class TokenBucket:
                     self._tokens -= 1
                     return waited
                 wait = self._at + self.spec.interval - now
+            if within is not None and waited + wait > within:
+                raise RequestTimeoutError(
+                    f"the client-side rate limit allows the next request in {wait:.2f}s, "
+                    "after the call's total deadline",
+                    kind="deadline",
+                    never_connected=True,
+                )
             self._sleep(wait)
             waited += wait
 
@@ -107,5 +119,6 @@ class Limiter:
         self.queries = TokenBucket(limits.queries, limits.clock, limits.sleep)
         self.commands = TokenBucket(limits.commands, limits.clock, limits.sleep)
 
-    def take(self, method: str) -> float:
-        return (self.queries if method == "GET" else self.commands).take()
+    def take(self, method: str, within: float | None = None) -> float:
+        """Take a token of the method's bucket; see `TokenBucket.take`."""
+        return (self.queries if method == "GET" else self.commands).take(within)

@@ -14,15 +14,18 @@ import contextlib
 import json
 import logging
 import os
+import stat
 import threading
+import time
 from collections.abc import Generator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from flexclient._deadline import deadline_scope, held, passed, remaining
 from flexclient._errors import TokenStoreError
-from flexclient._files import write_atomic
+from flexclient._files import NotRegularFile, make_folder, read_regular, write_atomic
 from flexclient._frozen import Frozen
 from flexclient._json import read_json
 from flexclient._memory import MemoryValue
@@ -141,11 +144,28 @@ class LockingTokenStore(TokenStore, Protocol):
     def lock(self) -> AbstractContextManager[object]: ...
 
 
-def store_lock(store: TokenStore, fallback: threading.Lock) -> AbstractContextManager[object]:
-    """The store's own lock, or `fallback` (the client's) for a store without one."""
-    if isinstance(store, LockingTokenStore):
-        return store.lock()
-    return fallback
+# What a store's `lock()` may return that is waited for with a time limit (the memory store's
+# and the client's own lock are these); any other context manager is entered as it is.
+_TIMED_LOCKS = (type(threading.Lock()), type(threading.RLock()))
+
+
+@contextlib.contextmanager
+def store_lock(
+    store: TokenStore, fallback: threading.Lock, wait: float
+) -> Generator[None, None, None]:
+    """Hold the store's own lock, or `fallback` (the client's) for a store without one,
+    waiting at most `wait` seconds or until the calling thread's deadline, whichever comes
+    first (`RequestTimeoutError`). Only the wait is bounded, not what is done holding it."""
+    lock: AbstractContextManager[object] = (
+        store.lock() if isinstance(store, LockingTokenStore) else fallback
+    )
+    with contextlib.ExitStack() as stack:
+        with deadline_scope(wait):
+            if isinstance(lock, _TIMED_LOCKS):
+                stack.enter_context(held(lock, "the token store's lock"))
+            else:
+                stack.enter_context(lock)
+        yield
 
 
 class MemoryTokenStore(MemoryValue[Token]):
@@ -179,37 +199,57 @@ class FileTokenStore:
 
     Writes go to a temporary file in the same folder that is then renamed over the old one,
     so a reader, in this process or another, sees the old token or the new one, never half
-    of either. A missing, empty or unreadable file counts as no token (an unreadable one is
-    logged). `lock()` takes an OS lock on `<path>.lock`, so that processes sharing the file
-    refresh its token one at a time.
+    of either; temporary files a killed process left behind are removed by the next write.
+    A missing, empty or unreadable file counts as no token (an unreadable one is logged).
+    `lock()` takes an OS lock on `<path>.lock`, so that processes sharing the file refresh its
+    token one at a time.
+
+    A file someone else could have planted is refused with `TokenStoreError`, as ssh refuses
+    such keys: one owned by another user, or writable by its group or others. So is a path
+    that is not a regular file (a FIFO would block the call for ever). Give `shared=True` for
+    a file that accounts of one group share on purpose: then a file of another user or
+    writable by the group is used (never one anyone may write), and it is written with mode
+    0660.
 
     >>> store = FileTokenStore("~/.config/my-sync/token.json")  # doctest: +SKIP
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, shared: bool = False) -> None:
         self.path: Path = Path(path).expanduser()
+        self.shared: bool = shared
         if self.path.is_dir():
             raise TokenStoreError(
                 f"the token file {str(self.path)!r} is a folder; give a file path"
             )
         self._lock = threading.Lock()
         self._refresh_lock = threading.Lock()
+        self._lock_holder: int | None = None
 
     def __repr__(self) -> str:
         return f"FileTokenStore({str(self.path)!r})"
 
+    def _error(self, exc: OSError, doing: str) -> TokenStoreError:
+        if isinstance(exc, NotRegularFile):
+            return TokenStoreError(f"the token file {str(self.path)!r} {exc}")
+        why = exc.strerror or str(exc)
+        return TokenStoreError(f"cannot {doing} the token file {str(self.path)!r}: {why}")
+
     def get(self) -> Token | None:
         with self._lock:
             try:
-                raw = self.path.read_bytes()
-            except FileNotFoundError:
+                found = read_regular(self.path, _MAX_TOKEN_FILE)
+            except OSError as exc:
+                raise self._error(exc, "read") from exc
+            if found is None:
                 return None
-            except IsADirectoryError as exc:
-                raise TokenStoreError(f"the token file {str(self.path)!r} is a folder") from exc
+            raw, status = found
+            self._check_owner(status)
             if not raw.strip():
                 log.warning("ignoring empty token file %s", self.path)
                 return None
             try:
+                if len(raw) > _MAX_TOKEN_FILE:
+                    raise ValueError(f"larger than {_MAX_TOKEN_FILE} bytes")
                 data: object = read_json(raw.decode("utf-8"))
                 if not is_json_object(data):
                     raise ValueError("not a JSON object")
@@ -218,38 +258,96 @@ class FileTokenStore:
                 log.warning("ignoring unreadable token file %s: %s", self.path, _kind(exc))
                 return None
 
+    def _check_owner(self, status: os.stat_result) -> None:
+        """Refuse a file another account could have written its own session into."""
+        uid = getattr(os, "geteuid", None)
+        if uid is None:  # pragma: no cover - Windows: no owners and modes to compare
+            return
+        others = status.st_mode & stat.S_IWOTH
+        if not self.shared and status.st_uid != uid():
+            problem = f"is owned by another user (uid {status.st_uid})"
+        elif (not self.shared and status.st_mode & stat.S_IWGRP) or others:
+            problem = f"is writable by {'others' if others else 'its group'}"
+        else:
+            return
+        raise TokenStoreError(
+            f"the token file {str(self.path)!r} {problem}: another account could have put its"
+            " own session there. Make it yours with mode 0600 (chmod 600), or give"
+            " FileTokenStore(..., shared=True) if your group shares it on purpose"
+        )
+
     def set(self, token: Token) -> None:
         with self._lock:
-            write_atomic(self.path, json.dumps(token.to_wire()))
+            try:
+                write_atomic(
+                    self.path,
+                    json.dumps(token.to_wire()),
+                    mode=0o660 if self.shared else 0o600,
+                    # Under the lock every client takes to write, no other write is under way:
+                    # any temporary file there is a killed process's, holding live tokens.
+                    sweep_all=self._lock_holder == threading.get_ident(),
+                )
+            except OSError as exc:
+                raise self._error(exc, "write") from exc
 
     def remove(self) -> None:
         with self._lock:
-            self.path.unlink(missing_ok=True)
+            try:
+                self.path.unlink(missing_ok=True)
+            except OSError as exc:
+                raise self._error(exc, "remove") from exc
 
     @contextlib.contextmanager
     def lock(self) -> Generator[None, None, None]:
         """Held while a client fetches, refreshes or replaces the token: by one thread of this
-        process (a thread lock) and one process (an OS lock on `<path>.lock`) at a time."""
-        with self._refresh_lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(
-                self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600
-            )
+        process (a thread lock) and one process (an OS lock on `<path>.lock`) at a time.
+        Waiting for either ends by the calling thread's deadline (`RequestTimeoutError`)."""
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        with held(self._refresh_lock, "the token file's lock"):
             try:
+                make_folder(self.path.parent)
+                flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+                fd = os.open(lock_path, flags, 0o600)
+            except OSError as exc:
+                raise TokenStoreError(
+                    f"cannot open the token file's lock {str(lock_path)!r}: {exc.strerror or exc}"
+                ) from exc
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    raise TokenStoreError(
+                        f"the token file's lock {str(lock_path)!r} is not a regular file"
+                    )
                 _flock(fd)
-                yield
+                self._lock_holder = threading.get_ident()
+                try:
+                    yield
+                finally:
+                    self._lock_holder = None
             finally:
                 os.close(fd)  # closing releases the lock
 
 
+# A token response is a few hundred bytes; a larger file is not one.
+_MAX_TOKEN_FILE = 64 * 1024
+
+
 def _flock(fd: int) -> None:
     """An OS lock on an open file, held until it is closed; none on Windows (threads only).
-    `fcntl` is imported here: few programs keep their token in a file."""
+    Tried again and again rather than waited for, so that the wait ends by the calling
+    thread's deadline. `fcntl` is imported here: few programs keep their token in a file."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows
         return
-    fcntl.flock(fd, fcntl.LOCK_EX)
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            left = remaining()
+            if left is not None and left <= 0:
+                raise passed("the token file's lock (held by another process)") from None
+            time.sleep(0.02 if left is None else min(0.02, left))
 
 
 def _kind(exc: BaseException) -> str:

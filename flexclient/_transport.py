@@ -396,11 +396,12 @@ class Transport:
                 f"{described}: the call's total deadline passed", kind="deadline"
             )
         if self.limiter is not None:
-            waited = self.limiter.take(method)
+            waited = self.limiter.take(method, left)
             if waited:
                 log.debug("%s: waited %.2fs for the client-side rate limit", described, waited)
         # At most max_connections requests under way at once, each until its body is read.
-        with self._slots or contextlib.nullcontext():
+        slot = _deadline.held(self._slots, "a free connection") if self._slots else None
+        with slot or contextlib.nullcontext():
             started = time.monotonic()
             data = body() if callable(body) else body
             try:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
+import requests
 import requests_mock
+from requests.adapters import BaseAdapter
 
 from flexclient import IntegrationClient, MarketplaceClient, RetryPolicy
 from flexclient._wire import TRANSIT
@@ -99,3 +102,37 @@ def answer(
             text=json.dumps(payload, default=str),
             headers={"Content-Type": "application/json"},
         )
+
+
+Handler = Callable[[requests.PreparedRequest], tuple[int, bytes]]
+
+
+class Scripted(BaseAdapter):
+    """A `requests` adapter answering each request with `handler(request)`: a status and a
+    JSON body. Unlike requests-mock, which sends one request at a time, it lets a handler
+    block one request while others go on (races between threads)."""
+
+    def __init__(self, handler: Handler) -> None:
+        super().__init__()
+        self.handler = handler
+        self.sent: list[requests.PreparedRequest] = []
+
+    def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+        self.sent.append(request)
+        status, body = self.handler(request)
+        response = requests.Response()
+        response.status_code = status
+        response.headers["Content-Type"] = "application/json"
+        response.raw = io.BytesIO(body)
+        response.request = request
+        response.url = request.url or ""
+        return response
+
+    def close(self) -> None:
+        pass
+
+    def session(self) -> requests.Session:
+        """A session that sends everything through this adapter."""
+        session = requests.Session()
+        session.mount("https://", self)
+        return session

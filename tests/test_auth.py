@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from pathlib import Path
@@ -30,6 +31,7 @@ from tests.conftest import (
     REFUSED,
     TRANSIT_CT,
     UNAUTHORIZED,
+    Scripted,
     token_json,
 )
 
@@ -533,3 +535,159 @@ def test_integration_401_refreshes_then_fetches_client_credentials(
         },
     ]
     assert mock.request_history[-1].headers["Authorization"] == "Bearer fresh"
+
+
+# --- logout is final ----------------------------------------------------------------------------
+
+
+def revoked(m: requests_mock.Mocker) -> list[str]:
+    return [form(r)["token"] for r in m.request_history if r.path.endswith("/auth/revoke")]
+
+
+def test_a_refresh_under_way_when_logout_starts_is_waited_for_and_its_token_revoked(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    sdk.token_store.set(Token(access_token="old", scope="user", refresh_token="r1"))
+    refreshing, finish = threading.Event(), threading.Event()
+
+    def slow_refresh(request: requests_mock.Request, context: Any) -> dict[str, Any]:
+        refreshing.set()
+        finish.wait(10)
+        return token_json("user", "new", "r2")
+
+    mock.post(f"{MP}/v1/auth/token", json=slow_refresh)
+    mock.post(f"{MP}/v1/auth/revoke", json={})
+    mock.get(QUERY, [UNAUTHORIZED, OK])
+    caller = threading.Thread(target=sdk.listings.query)
+    caller.start()
+    assert refreshing.wait(10)
+    logging_out = threading.Thread(target=sdk.logout)
+    logging_out.start()
+    logging_out.join(0.3)
+    assert logging_out.is_alive()  # waits for the refresh rather than race it
+    finish.set()
+    caller.join(10)
+    logging_out.join(10)
+    assert sdk.token_store.get() is None
+    assert revoked(mock) == ["r2"]  # the session the refresh made is the one revoked
+
+
+def body_form(request: requests.PreparedRequest) -> dict[str, str]:
+    body = request.body if isinstance(request.body, bytes) else b""
+    return {k: v[0] for k, v in parse_qs(body.decode()).items()}
+
+
+def test_a_401_after_logout_brings_no_session_back() -> None:
+    sent, answer = threading.Event(), threading.Event()
+
+    def server(request: requests.PreparedRequest) -> tuple[int, bytes]:
+        if request.path_url.endswith("/auth/revoke"):
+            return 200, b"{}"
+        if request.path_url.endswith("/auth/token"):
+            # The server would still refresh r1: only the client can keep the session ended.
+            if body_form(request)["grant_type"] == "client_credentials":
+                return 200, json.dumps(token_json("public-read", "anon")).encode()
+            return 200, json.dumps(token_json("user", "revived", "r3")).encode()
+        if request.headers["Authorization"] == "Bearer old":
+            sent.set()
+            answer.wait(10)  # the answer arrives after logout() returned
+            return 401, b'{"errors": []}'
+        return 200, b'{"data": []}'
+
+    adapter = Scripted(server)
+    sdk = MarketplaceClient(
+        "client-id", base_url=MP, session=adapter.session(), retry_policy=NO_WAIT
+    )
+    sdk.token_store.set(Token(access_token="old", scope="user", refresh_token="r1"))
+    caller = threading.Thread(target=sdk.listings.query)
+    caller.start()
+    assert sent.wait(10)
+    sdk.logout()
+    answer.set()
+    caller.join(10)
+    grants = [body_form(r)["grant_type"] for r in adapter.sent if r.path_url.endswith("/token")]
+    assert grants == ["client_credentials"]  # r1 was never used again
+    assert sdk.auth_info().is_anonymous  # the call went on as anyone, not as the user
+    revokes = [body_form(r)["token"] for r in adapter.sent if r.path_url.endswith("/revoke")]
+    assert revokes == ["r1"]
+
+
+def test_login_over_a_session_revokes_the_session_it_replaces(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    sdk.token_store.set(Token(access_token="a", scope="user", refresh_token="ra"))
+    mock.post(f"{MP}/v1/auth/token", json=token_json("user", "b", "rb"))
+    mock.post(f"{MP}/v1/auth/revoke", json={})
+    sdk.login(username="b@example.com", password="secret-b")
+    assert revoked(mock) == ["ra"]
+    stored = sdk.token_store.get()
+    assert stored is not None and stored.refresh_token == "rb"
+    # A failure to revoke the old one is logged, without the token; the new session stays.
+    mock.post(f"{MP}/v1/auth/token", json=token_json("user", "c", "rc"))
+    mock.post(f"{MP}/v1/auth/revoke", status_code=503, text="busy")
+    with caplog.at_level(logging.WARNING, logger="flexclient"):
+        sdk.login(username="c@example.com", password="secret-c")
+    assert "could not revoke the session that login replaced" in caplog.text
+    assert "rb" not in caplog.text.replace("revoke", "")
+    stored = sdk.token_store.get()
+    assert stored is not None and stored.refresh_token == "rc"
+
+
+def test_logout_racing_a_login_leaves_no_session_unrevoked(
+    mock: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    for _ in range(20):
+        mock.reset_mock()
+        sdk.token_store.set(Token(access_token="a", scope="user", refresh_token="ra"))
+        mock.post(f"{MP}/v1/auth/token", json=token_json("user", "b", "rb"))
+        mock.post(f"{MP}/v1/auth/revoke", json={})
+        barrier = threading.Barrier(2)
+
+        def log_in(barrier: threading.Barrier = barrier) -> None:
+            barrier.wait()
+            sdk.login(username="b@example.com", password="secret-b")
+
+        def log_out(barrier: threading.Barrier = barrier) -> None:
+            barrier.wait()
+            sdk.logout()
+
+        threads = [threading.Thread(target=log_in), threading.Thread(target=log_out)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+        left = sdk.token_store.get()
+        # Every session is revoked, or it is the one in the store (login came last).
+        live = {"ra", "rb"} - set(revoked(mock))
+        assert live == ({left.refresh_token} if left is not None else set())
+
+
+def test_logout_waits_for_another_process_refreshing_a_shared_token_file(
+    mock: requests_mock.Mocker, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "token.json"
+    store = FileTokenStore(path)
+    store.set(Token(access_token="old", scope="user", refresh_token="r1"))
+    # Another process refreshing: it holds the file's lock, then stores a new session.
+    script = (
+        "import sys, time\n"
+        "from flexclient import FileTokenStore, Token\n"
+        "store = FileTokenStore(sys.argv[1])\n"
+        "with store.lock():\n"
+        "    print('locked', flush=True)\n"
+        "    time.sleep(0.5)\n"
+        "    store.set(Token(access_token='new', scope='user', refresh_token='r2'))\n"
+    )
+    other = subprocess.Popen(
+        [sys.executable, "-c", script, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    assert other.stdout is not None and other.stdout.readline() == "locked\n"
+    mock.post(f"{MP}/v1/auth/revoke", json={})
+    sdk = MarketplaceClient("client-id", base_url=MP, token_store=store, retry_policy=NO_WAIT)
+    sdk.logout()
+    assert other.wait(10) == 0
+    assert store.get() is None and not path.exists()
+    assert revoked(mock) == ["r2"]

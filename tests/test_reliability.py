@@ -9,6 +9,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,17 +21,21 @@ from requests.adapters import HTTPAdapter
 
 from flexclient import (
     ApiError,
+    Bucket,
+    FileTokenStore,
     MarketplaceClient,
     RateLimitError,
+    RateLimits,
     RequestTimeoutError,
     ResponseTooLargeError,
     RetryPolicy,
     ServerError,
+    Token,
     TransportError,
     UnexpectedResponseError,
 )
 from flexclient.testing import FakeMarketplace
-from tests.conftest import MP, TRANSIT_CT
+from tests.conftest import MP, TRANSIT_CT, Scripted
 
 QUERY = f"{MP}/v1/api/listings/query"
 CREATE = f"{MP}/v1/api/own_listings/create"
@@ -294,3 +299,118 @@ def test_debug_log_of_each_request(
     )
     assert any("503, retry 1 in" in line for line in lines)
     assert "anon-token" not in caplog.text
+
+
+# --- every wait inside a call ends by its deadline ----------------------------------------------
+
+
+class Blocker:
+    """Something a call waits for, held until the test lets it go (or 20 s pass, so that a
+    call that ignores its deadline fails the test rather than hang it): `held` says whether
+    it was still held when the call under test ended."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.holding = threading.Event()
+
+    def hold(self) -> None:
+        self.holding.set()
+        self.release.wait(20)
+
+    @property
+    def held(self) -> bool:
+        return not self.release.is_set()
+
+
+def deadline_passes(call: Any, blocker: Blocker) -> RequestTimeoutError:
+    """Run `call` (whose deadline is 1 s) while `blocker` is held; return its timeout error,
+    checking that it came while the blocker was still held."""
+    with pytest.raises(RequestTimeoutError) as info:
+        call()
+    assert blocker.held, "the call waited past its deadline, until the blocker let go"
+    blocker.release.set()
+    assert info.value.kind == "deadline"
+    return info.value
+
+
+def json_answer(status: int = 200, body: bytes = b'{"data": []}') -> tuple[int, bytes]:
+    return status, body
+
+
+def test_waiting_for_another_threads_token_request_ends_by_the_deadline() -> None:
+    blocker = Blocker()
+
+    def server(request: requests.PreparedRequest) -> tuple[int, bytes]:
+        if request.path_url.endswith("/auth/token"):
+            blocker.hold()  # a slow token request, made by another thread
+            return json_answer(body=b'{"access_token": "a", "scope": "public-read"}')
+        return json_answer()
+
+    adapter = Scripted(server)
+    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session())
+    first = threading.Thread(target=sdk.listings.query)
+    first.start()
+    assert blocker.holding.wait(10)
+    error = deadline_passes(lambda: sdk.listings.query(deadline=1), blocker)
+    assert "token store's lock" in str(error)
+    first.join(10)
+    assert [r.path_url.split("?")[0] for r in adapter.sent].count("/v1/api/listings/query") == 1
+
+
+def test_waiting_for_another_process_holding_the_token_file_ends_by_the_deadline(
+    tmp_path: Path,
+) -> None:
+    import fcntl
+
+    path = tmp_path / "token.json"
+    adapter = Scripted(lambda _: json_answer())
+    sdk = MarketplaceClient(
+        "id", base_url=MP, session=adapter.session(), token_store=FileTokenStore(path)
+    )
+    blocker = Blocker()
+
+    def other_process() -> None:
+        # An OS lock taken through another open file is another process's, to flock.
+        with open(tmp_path / "token.json.lock", "w") as other:
+            fcntl.flock(other, fcntl.LOCK_EX)
+            blocker.hold()
+
+    holder = threading.Thread(target=other_process)
+    holder.start()
+    assert blocker.holding.wait(10)
+    error = deadline_passes(lambda: sdk.listings.query(deadline=1), blocker)
+    holder.join(10)
+    assert "held by another process" in str(error)
+    assert adapter.sent == []
+
+
+def test_waiting_for_the_rate_limit_ends_by_the_deadline() -> None:
+    adapter = Scripted(lambda _: json_answer())
+    limits = RateLimits(queries=Bucket(1, 1, 30.0, 1), commands=Bucket(1, 1, 30.0, 1))
+    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), rate_limits=limits)
+    sdk.token_store.set(Token(access_token="t", scope="public-read"))
+    sdk.listings.query()
+    with pytest.raises(RequestTimeoutError, match="rate limit") as info:
+        sdk.listings.query(deadline=1)  # the next token comes in 30 s: not waited for
+    assert info.value.kind == "deadline" and info.value.never_connected
+    assert len(adapter.sent) == 1
+
+
+def test_waiting_for_a_free_connection_ends_by_the_deadline() -> None:
+    blocker = Blocker()
+
+    def server(request: requests.PreparedRequest) -> tuple[int, bytes]:
+        if "perPage=1" in request.path_url:
+            blocker.hold()  # a slow answer, holding the only connection
+        return json_answer()
+
+    adapter = Scripted(server)
+    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), max_connections=1)
+    sdk.token_store.set(Token(access_token="t", scope="public-read"))
+    first = threading.Thread(target=lambda: sdk.listings.query({"perPage": 1}))
+    first.start()
+    assert blocker.holding.wait(10)
+    error = deadline_passes(lambda: sdk.listings.query({"perPage": 2}, deadline=1), blocker)
+    assert "a free connection" in str(error)
+    first.join(10)
+    assert ["perPage=2" in r.path_url for r in adapter.sent] == [False]  # never sent

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -376,3 +380,144 @@ def test_error_bodies_are_kept_as_a_bounded_excerpt() -> None:
         with pytest.raises(ServerError) as info:
             sdk.listings.query()
     assert info.value.body_truncated and len(info.value.body) == 64 * 1024
+
+
+# --- token files that are not what they seem ----------------------------------------------------
+
+
+def in_thread(call: Callable[[], object]) -> BaseException | None:
+    """Run `call` in a thread and return what it raised; a call still blocked after 10 s
+    (reading a FIFO waits for a writer for ever) fails the test instead of hanging it."""
+    raised: list[BaseException | None] = []
+
+    def run() -> None:
+        try:
+            call()
+            raised.append(None)
+        except BaseException as exc:
+            raised.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(10)
+    assert not thread.is_alive(), "the call blocked"
+    return raised[0]
+
+
+def test_a_token_path_that_is_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "token.json"
+    os.mkfifo(path)
+    error = in_thread(FileTokenStore(path).get)
+    assert isinstance(error, TokenStoreError)
+    assert "is a FIFO, not a regular file" in str(error) and str(path) in str(error)
+
+
+def test_a_lock_path_that_cannot_be_a_lock_is_a_token_store_error_from_the_call(
+    tmp_path: Path,
+) -> None:
+    folder_lock = tmp_path / "a" / "token.json"
+    (tmp_path / "a" / "token.json.lock").mkdir(parents=True)
+    fifo_lock = tmp_path / "b" / "token.json"
+    fifo_lock.parent.mkdir()
+    os.mkfifo(tmp_path / "b" / "token.json.lock")
+    in_a_file = tmp_path / "c"
+    in_a_file.write_text("a file where a folder should be")
+    for path in (folder_lock, fifo_lock, in_a_file / "token.json"):
+        sdk = MarketplaceClient("id", base_url=MP, token_store=FileTokenStore(path))
+        with requests_mock.Mocker() as m:
+            m.post(TOKEN, json=token_json())
+            m.get(QUERY, **OK)
+            error = in_thread(sdk.listings.query)
+            assert m.call_count == 0  # nothing was sent
+        assert isinstance(error, TokenStoreError), repr(error)
+        assert str(path.parent) in str(error)
+
+
+def test_a_token_file_in_a_file_is_a_token_store_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    store = FileTokenStore(blocker / "token.json")
+    for call in (store.get, lambda: store.set(USER), store.remove):
+        error = in_thread(call)
+        assert isinstance(error, TokenStoreError) and "Not a directory" in str(error)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user takes root")
+def test_a_token_file_of_another_user_is_refused_unless_shared(tmp_path: Path) -> None:
+    path = tmp_path / "token.json"
+    FileTokenStore(path).set(USER)
+    os.chown(path, 65534, 65534)
+    with pytest.raises(TokenStoreError, match="owned by another user") as error:
+        FileTokenStore(path).get()
+    assert "shared=True" in str(error.value) and "user-access" not in str(error.value)
+    assert FileTokenStore(path, shared=True).get() == USER
+
+
+def test_a_token_file_others_could_write_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "token.json"
+    FileTokenStore(path).set(USER)
+    assert path.stat().st_mode & 0o777 == 0o600
+    path.chmod(0o620)
+    with pytest.raises(TokenStoreError, match="writable by its group"):
+        FileTokenStore(path).get()
+    assert FileTokenStore(path, shared=True).get() == USER
+    path.chmod(0o602)
+    for shared in (False, True):
+        with pytest.raises(TokenStoreError, match="writable by others"):
+            FileTokenStore(path, shared=shared).get()
+    FileTokenStore(path, shared=True).set(USER)
+    assert path.stat().st_mode & 0o777 == 0o660
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith(".token.json-"))
+
+
+def test_temporary_token_files_a_killed_writer_left_are_removed(tmp_path: Path) -> None:
+    path = tmp_path / "token.json"
+    store = FileTokenStore(path)
+    # What a process killed between writing and renaming leaves: a live token, mode 0600.
+    for name in (".token.json-k1ll3d_a", ".token.json-k1ll3d_b"):
+        (tmp_path / name).write_text(json.dumps(USER.to_wire()))
+    (tmp_path / ".token.json-notours").write_text("someone else's")
+    old = time.time() - 3600
+    os.utime(tmp_path / ".token.json-k1ll3d_a", (old, old))
+    # A write outside the lock leaves a young one alone (it could be a live write's).
+    store.set(USER)
+    assert leftovers(tmp_path) == [".token.json-k1ll3d_b", ".token.json-notours"]
+    # A client writes under the lock every writer takes: then any leftover is a dead one's.
+    sdk = MarketplaceClient("id", base_url=MP, token_store=store, retry_policy=NO_WAIT)
+    with requests_mock.Mocker() as m:
+        m.post(TOKEN, json=token_json("user", "new", "r2"))
+        m.get(QUERY, [UNAUTHORIZED, OK])
+        sdk.listings.query()
+    assert leftovers(tmp_path) == [".token.json-notours"]
+
+
+def test_writers_killed_mid_write_leave_no_token_copies_behind(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / "token.json"
+    script = (
+        "import sys\n"
+        "from flexclient import FileTokenStore, Token\n"
+        "store = FileTokenStore(sys.argv[1])\n"
+        "token = Token(access_token='a' * 4000, scope='user', refresh_token='r')\n"
+        "print('writing', flush=True)\n"
+        "while True:\n"
+        "    store.set(token)\n"
+    )
+    for _ in range(5):
+        writer = subprocess.Popen(
+            [sys.executable, "-c", script, str(path)], stdout=subprocess.PIPE, text=True
+        )
+        assert writer.stdout is not None and writer.stdout.readline() == "writing\n"
+        writer.send_signal(signal.SIGKILL)
+        writer.wait(10)
+    store = FileTokenStore(path)
+    with store.lock():
+        store.set(USER)
+    assert leftovers(tmp_path) == []
+    assert store.get() == USER
