@@ -58,9 +58,12 @@ def deadline_scope(seconds: float) -> Generator[float, None, None]:
 
 
 def passed(waiting_for: str) -> RequestTimeoutError:
-    """The error of a call whose deadline passed while it waited for `waiting_for`."""
+    """The error of a call whose deadline passed while it waited for `waiting_for`, before
+    the request it waited to send was sent (`never_connected`)."""
     return RequestTimeoutError(
-        f"the call's total deadline passed while waiting for {waiting_for}", kind="deadline"
+        f"the call's total deadline passed while waiting for {waiting_for}",
+        kind="deadline",
+        never_connected=True,
     )
 
 
@@ -71,7 +74,8 @@ def held(
     """Hold `lock`, waiting for it no longer than the calling thread's deadline (for ever
     without one); `RequestTimeoutError` when the deadline comes first."""
     left = remaining()
-    if not lock.acquire(timeout=-1 if left is None else max(left, 0.0)):
+    # No timeout argument at all without a deadline: a Semaphore reads -1 as "do not wait".
+    if not (lock.acquire() if left is None else lock.acquire(timeout=max(left, 0.0))):
         raise passed(waiting_for)
     try:
         yield

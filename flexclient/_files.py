@@ -18,6 +18,9 @@ from pathlib import Path
 
 # A leftover temporary file older than this is no live write's: writes take milliseconds.
 STALE_SECONDS = 60.0
+# The same for a caller holding the lock every client write takes: only a write outside it
+# (a store's `set()` called directly) could be under way.
+LOCKED_STALE_SECONDS = 5.0
 _TEMP_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 
 
@@ -77,8 +80,8 @@ def write_atomic(path: Path, text: str, *, mode: int = 0o600, sweep_all: bool = 
     """Write `text` to `path` through a temporary file in the same folder renamed over it.
 
     Leftovers of writes to the same path that a killed process left are removed afterwards:
-    those older than `STALE_SECONDS`, or all of them with `sweep_all` (for a caller that holds
-    the lock every writer takes, so that no other write is under way)."""
+    those older than `STALE_SECONDS`, or than `LOCKED_STALE_SECONDS` with `sweep_all` (for a
+    caller that holds the lock every client write takes)."""
     make_folder(path.parent)
     prefix = f".{path.name}-"
     # mkstemp makes the file readable and writable by its owner only, whatever the umask.
@@ -94,7 +97,7 @@ def write_atomic(path: Path, text: str, *, mode: int = 0o600, sweep_all: bool = 
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _sweep(path.parent, prefix, 0.0 if sweep_all else STALE_SECONDS)
+    _sweep(path.parent, prefix, LOCKED_STALE_SECONDS if sweep_all else STALE_SECONDS)
 
 
 def _sweep(folder: Path, prefix: str, older_than: float) -> None:

@@ -217,7 +217,12 @@ class FileTokenStore:
     def __init__(self, path: str | os.PathLike[str], *, shared: bool = False) -> None:
         self.path: Path = Path(path).expanduser()
         self.shared: bool = shared
-        if self.path.is_dir():
+        self._mode = 0o660 if shared else 0o600
+        try:
+            folder = self.path.is_dir()
+        except OSError:  # a folder that cannot be looked into: get() will say
+            folder = False
+        if folder:
             raise TokenStoreError(
                 f"the token file {str(self.path)!r} is a folder; give a file path"
             )
@@ -282,9 +287,11 @@ class FileTokenStore:
                 write_atomic(
                     self.path,
                     json.dumps(token.to_wire()),
-                    mode=0o660 if self.shared else 0o600,
-                    # Under the lock every client takes to write, no other write is under way:
-                    # any temporary file there is a killed process's, holding live tokens.
+                    mode=self._mode,
+                    # Under the lock every client takes to write, no other client write is
+                    # under way: a temporary file more than a few seconds old is a killed
+                    # process's, holding live tokens. (A direct `set()` outside the lock may be
+                    # writing one right now: those of the last seconds are left alone.)
                     sweep_all=self._lock_holder == threading.get_ident(),
                 )
             except OSError as exc:
@@ -306,8 +313,13 @@ class FileTokenStore:
         with held(self._refresh_lock, "the token file's lock"):
             try:
                 make_folder(self.path.parent)
-                flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
-                fd = os.open(lock_path, flags, 0o600)
+                # Read-only is enough for flock, so that an account of a shared file's group
+                # can lock a lock file another made.
+                flags = os.O_RDONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+                fd = os.open(lock_path, flags, self._mode)
+                if self.shared and hasattr(os, "fchmod"):
+                    with contextlib.suppress(PermissionError):  # made by another account
+                        os.fchmod(fd, self._mode)  # the umask took the group's bits
             except OSError as exc:
                 raise TokenStoreError(
                     f"cannot open the token file's lock {str(lock_path)!r}: {exc.strerror or exc}"

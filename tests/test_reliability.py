@@ -330,6 +330,7 @@ def deadline_passes(call: Any, blocker: Blocker) -> RequestTimeoutError:
     assert blocker.held, "the call waited past its deadline, until the blocker let go"
     blocker.release.set()
     assert info.value.kind == "deadline"
+    assert info.value.never_connected  # nothing was sent: a command may be sent again
     return info.value
 
 
@@ -414,3 +415,12 @@ def test_waiting_for_a_free_connection_ends_by_the_deadline() -> None:
     assert "a free connection" in str(error)
     first.join(10)
     assert ["perPage=2" in r.path_url for r in adapter.sent] == [False]  # never sent
+
+
+def test_a_wait_outside_any_call_waits_for_the_semaphore() -> None:
+    from flexclient._deadline import held
+
+    slots = threading.BoundedSemaphore(1)
+    with held(slots, "a slot"):
+        pass  # no deadline: a Semaphore given timeout=-1 would not wait at all, and fail
+    assert slots.acquire(blocking=False)
