@@ -30,7 +30,7 @@ from flexclient._file_transfer import Offsite, OffsiteUrl, offsite_url
 from flexclient._json import NestingError, read_json
 from flexclient._narrow import is_dict, is_json_object, is_list, is_mapping, is_sequence
 from flexclient._query import write_query
-from flexclient._transport import RawResponse, Timeout
+from flexclient._transport import Metering, RawResponse, Timeout
 from flexclient._values import check_text
 from flexclient.models._resource import wire_name
 
@@ -464,9 +464,14 @@ def read_assets(raw: RawResponse, final: OffsiteUrl, request: AssetRequest) -> J
         raise api_error(raw, UnexpectedResponseError, str(exc)) from None
 
 
-def fetch_assets(offsite: Offsite, request: AssetRequest, timeout: Timeout | None) -> Response[Any]:
-    """Send `request` to the asset CDN (following its redirects) and read the answer."""
-    raw, final = offsite.get(request.url, headers={"Accept": "application/json"}, timeout=timeout)
+def fetch_assets(
+    offsite: Offsite, request: AssetRequest, timeout: Timeout | None, metering: Metering
+) -> Response[Any]:
+    """Send `request` to the asset CDN (following its redirects) and read the answer; each
+    request is checked and recorded by `metering` (the Asset Delivery API bills its reads)."""
+    raw, final = offsite.get(
+        request.url, headers={"Accept": "application/json"}, timeout=timeout, metering=metering
+    )
     return Response(
         status=raw.status,
         status_text=raw.reason,

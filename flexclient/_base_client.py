@@ -25,6 +25,7 @@ from urllib.parse import urlencode
 
 import requests
 
+from flexclient._charging import Charge, call_budget
 from flexclient._checks import check_mapping
 from flexclient._deadline import deadline_scope
 from flexclient._decoding import read_envelope
@@ -62,6 +63,7 @@ from flexclient._wire import (
     WireFormat,
     format_for_content_type,
 )
+from flexclient.credits import UsageMeter, check_credit_budget
 from flexclient.models import Envelope, Resource
 from flexclient.models._envelope import EnvelopeError
 
@@ -186,6 +188,7 @@ class BaseClient(ABC):
         self._client_secret = client_secret
         settings = Options(base_url=self.default_base_url).changed(options)
         self._setup(settings, options.get("token_store"), options.get("session"), None)
+        self._meter = UsageMeter()
 
     def _setup(
         self,
@@ -231,6 +234,22 @@ class BaseClient(ABC):
     def version(self) -> str:
         return self.options.version
 
+    @property
+    def usage(self) -> UsageMeter:
+        """The credits this client has spent, counted from the answers it received by the
+        published billing rules (docs/credits.md); shared with the clients `with_options()`
+        and `trusted_client()` made from it.
+
+        >>> sdk.usage.credits, sdk.usage.requests  # doctest: +SKIP
+        (Decimal('6'), 2)
+        >>> sdk.usage.by_endpoint["/v1/api/listings/query"].credits  # doctest: +SKIP
+        Decimal('5')
+        """
+        return self._meter
+
+    def _charge(self, transfer_bytes: int = 0) -> Charge:
+        return Charge(self._meter, self.options.credit_budget, transfer_bytes)
+
     def with_options(self, **changes: Unpack[ClientOptions]) -> Self:
         """A client like this one with some options changed, sharing its connection pool and
         its token store (and so its session), and its rate limits and connection bound where
@@ -251,6 +270,7 @@ class BaseClient(ABC):
         derived.client_id = self.client_id
         derived._client_secret = self._client_secret
         derived._setup(options, store, None, self._transport)
+        derived._meter = self._meter  # one bill, whichever client spends
         if store is self.token_store:
             derived._token_lock = self._token_lock  # one refresh at a time for both
         return derived
@@ -303,11 +323,14 @@ class BaseClient(ABC):
         timeout = opts.get("timeout")
         if timeout is not None:
             timeout = check_timeout(timeout)
+        budget = opts.get("credit_budget")
+        budget = None if budget is None else check_credit_budget(budget)
+        transfer = 0
         if endpoint.kind == "upload":
             on_progress = opts.get("on_upload_progress")
             if opts.get("progress_bar"):
                 on_progress = upload_bar(on_progress)
-            content_type, payload = multipart_factory(body or {}, on_progress)
+            content_type, payload, transfer = multipart_factory(body or {}, on_progress)
             headers["Content-Type"] = content_type
             timeout = timeout if timeout is not None else UPLOAD_TIMEOUT
         elif endpoint.kind == "command":
@@ -319,6 +342,7 @@ class BaseClient(ABC):
             payload = None
         method = "GET" if endpoint.kind == "query" else "POST"
         path = self.path_for(endpoint.path)
+        charge = self._charge(transfer)
 
         def send(token: Token) -> RawResponse:
             return self._transport.send(
@@ -328,9 +352,11 @@ class BaseClient(ABC):
                 headers={**headers, "Authorization": f"Bearer {token.access_token}"},
                 body=payload,
                 timeout=timeout,
+                metering=charge,
             )
 
-        with deadline_scope(self._deadline(opts.get("deadline"), timeout)):
+        deadline = self._deadline(opts.get("deadline"), timeout)
+        with deadline_scope(deadline), call_budget(budget):
             raw = self._authorized(send)
         return self._read(raw, endpoint)
 
@@ -452,14 +478,19 @@ class BaseClient(ABC):
             self.token_store.set(token)
             return token
 
-    def _store_new(self, token: Token) -> None:
+    def _store_new(self, token: Token, *, revoke_replaced: bool = True) -> None:
         """Store a token the user asked for (login), between other clients' refreshes. A user
-        session it replaces is revoked, so that no live session is left behind unseen (a
-        failure to revoke it is logged: the new session is in place)."""
+        session it replaces is revoked (unless not `revoke_replaced`), so that no live session
+        is left behind unseen (a failure to revoke it is logged: the new session is in
+        place)."""
         with self._store_lock():
             replaced = self.token_store.get()
             self.token_store.set(token)
-        if replaced is not None and replaced.refresh_token is not None and replaced != token:
+        if (
+            revoke_replaced
+            and replaced is not None
+            and replaced.refresh_token not in (None, token.refresh_token)
+        ):
             try:
                 self._revoke_token(replaced)
             except FlexError as exc:
@@ -482,6 +513,7 @@ class BaseClient(ABC):
                 f"/{self.version}/auth/{action}",
                 headers=headers,
                 body=urlencode(form).encode(),
+                metering=self._charge(),
             )
 
         def error(reason: str = "") -> ApiError:

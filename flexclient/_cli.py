@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from flexclient._base_client import BaseClient
     from flexclient._endpoint_kinds import BoundCommand, BoundQuery, Response
     from flexclient._tokens import FileTokenStore
+    from flexclient.credits import UsageSnapshot
     from flexclient.models import Envelope
 
 
@@ -150,6 +151,25 @@ def _token_file(args: argparse.Namespace, client_id: str) -> FileTokenStore:
 
 @contextmanager
 def make_client(args: argparse.Namespace, integration: bool) -> Generator[BaseClient]:
+    """The client a command uses; with `--usage`, what it spent is printed (to stderr, so
+    that the command's output stays as it is) when the command ends, even with an error."""
+    with _client(args, integration) as client:
+        try:
+            yield client
+        finally:
+            if args.usage:
+                print_usage(client.usage.snapshot())
+
+
+def print_usage(usage: UsageSnapshot) -> None:
+    lines = [f"used: {usage.summary()}"]
+    for path, spent in usage.endpoints:
+        lines.append(f"  {path}: {spent.summary()}")
+    print("\n".join(lines), file=sys.stderr)
+
+
+@contextmanager
+def _client(args: argparse.Namespace, integration: bool) -> Generator[BaseClient]:
     from flexclient._clients import IntegrationClient, MarketplaceClient
 
     if args.fake:
@@ -298,6 +318,44 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_credits(args: argparse.Namespace) -> int:
+    """The credits each endpoint costs, or the dollars a month of credits costs."""
+    from decimal import Decimal, InvalidOperation
+
+    from flexclient.credits import INCLUDED_CREDITS, cost_table, price
+
+    if args.price is not None:
+        try:
+            credits = Decimal(args.price.replace(",", "").replace("_", ""))
+            dollars = price(credits)
+        except (InvalidOperation, ValueError) as exc:
+            raise UsageError(f"--price wants a number of credits, not {args.price!r}") from exc
+        print(f"{credits:,f} credits a month: ${dollars:,} ({INCLUDED_CREDITS:,} included)")
+        return 0
+    header = ("path", "usage type", "credits", "transfer per GB")
+    rows = [
+        (path, kind, str(credits), per_gb)
+        for path, kind, credits, per_gb in cost_table()
+        if args.filter in path
+    ]
+    if not rows:
+        print(f"flexclient: no billable endpoint path contains {args.filter!r}", file=sys.stderr)
+        return 1
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = [header, tuple("-" * w for w in widths), *rows]
+    # Text columns (path, usage type) to the left, numbers to the right.
+    print(
+        "\n".join(
+            "  ".join(
+                cell.ljust(width) if column < 2 else cell.rjust(width)
+                for column, (cell, width) in enumerate(zip(line, widths, strict=True))
+            ).rstrip()
+            for line in lines
+        )
+    )
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="flexclient", description=(__doc__ or "").split("\n\n")[0])
     top.add_argument(
@@ -317,6 +375,9 @@ def parser() -> argparse.ArgumentParser:
     )
     top.add_argument("--token-file", help="where `login` keeps the token (default in ~/.config)")
     top.add_argument("--fake", action="store_true", help="use the built-in fake marketplace")
+    top.add_argument(
+        "--usage", action="store_true", help="print the credits and requests the command spent"
+    )
     commands = top.add_subparsers(dest="command", required=True)
 
     call = commands.add_parser("call", help="call any endpoint: GROUP.ACTION key=value ...")
@@ -361,6 +422,14 @@ def parser() -> argparse.ArgumentParser:
 
     demo = commands.add_parser("demo", help="a tour of flexclient against the fake marketplace")
     demo.set_defaults(run=cmd_demo)
+
+    credits = commands.add_parser("credits", help="what each endpoint costs in credits")
+    credits_shown = credits.add_mutually_exclusive_group()
+    credits_shown.add_argument("--filter", default="", help="only paths containing this text")
+    credits_shown.add_argument(
+        "--price", metavar="CREDITS", help="what a month of this many credits costs in dollars"
+    )
+    credits.set_defaults(run=cmd_credits)
     return top
 
 

@@ -39,6 +39,7 @@ from flexclient._transport import UPLOAD_TIMEOUT, Timeout, Transport, check_time
 # that does not is spared their import time.
 if TYPE_CHECKING:
     from flexclient._assets import AssetRequest, AssetSet, JsonAsset
+    from flexclient._charging import TransferBill
     from flexclient._events import EventFeed, FeedOptions
     from flexclient._file_transfer import FileTransfer, Offsite, UploadedFile
 
@@ -86,6 +87,12 @@ class _OtherHosts(BaseClient):
         checked = check_timeout(timeout) if timeout is not None else UPLOAD_TIMEOUT
         return checked, self._deadline(deadline, checked)
 
+    def _bill(self, endpoint_path: str) -> TransferBill:
+        """The data transfer to or from storage of a URL that `endpoint_path` gave."""
+        from flexclient._charging import TransferBill
+
+        return TransferBill(self._charge(), self.path_for(endpoint_path))
+
     # --- files in storage -------------------------------------------------------------------
 
     def send_file(
@@ -119,6 +126,7 @@ class _OtherHosts(BaseClient):
                 mime_type=mime_type,
                 on_upload_progress=progress,
                 timeout=checked,
+                bill=self._bill("file_uploads/create"),
             )
 
     def save_file(
@@ -134,8 +142,10 @@ class _OtherHosts(BaseClient):
         from flexclient._file_transfer import save_file
 
         checked, seconds = self._transfer_call(timeout, deadline)
+        # Billed as a file download's transfer (own_file_downloads.create bills the same).
+        bill = self._bill("file_downloads/create")
         with deadline_scope(seconds):
-            return save_file(self._offsite(), url, to, timeout=checked)
+            return save_file(self._offsite(), url, to, timeout=checked, bill=bill)
 
 
 class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
@@ -188,48 +198,63 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
             raise ParameterError("client_secret", f"{action} needs the client secret")
         return self._client_secret
 
-    def login(self, *, username: str, password: str) -> Token:
-        """Log in as a user (password grant); the token is stored and used from now on."""
-        token = self._request_token(
-            {
-                "client_id": self.client_id,
-                "grant_type": "password",
-                "username": username,
-                "password": password,
-                "scope": "user",
-            }
-        )
-        self._store_new(token)
-        return token
+    def login(self, *, username: str, password: str, revoke_replaced: bool = True) -> Token:
+        """Log in as a user (password grant); the token is stored and used from now on.
 
-    def login_as(self, *, code: str, redirect_uri: str, code_verifier: str) -> Token:
-        """Log in as a user on an operator's behalf (authorization code grant)."""
-        token = self._request_token(
-            {
-                "client_id": self.client_id,
-                "grant_type": "authorization_code",
-                "code": code,
-                "redirect_uri": redirect_uri,
-                "code_verifier": code_verifier,
-            }
-        )
-        token = dataclasses.replace(token, is_logged_in_as=True)
-        self._store_new(token)
-        return token
+        A user session already in the store is revoked once replaced, unless
+        `revoke_replaced=False` (for a store that other copies of the session still use, such
+        as a web app's per-request `CookieTokenStore`: see docs/web-sessions.md)."""
+        form = {
+            "client_id": self.client_id,
+            "grant_type": "password",
+            "username": username,
+            "password": password,
+            "scope": "user",
+        }
+        return self._log_in(form, revoke_replaced=revoke_replaced)
 
-    def login_with_idp(self, *, idp_id: str, idp_client_id: str, idp_token: str) -> Token:
-        """Log in with an identity provider's token (needs the client secret)."""
-        token = self._request_token(
-            {
-                "client_id": self.client_id,
-                "client_secret": self._require_secret("login_with_idp"),
-                "idp_id": idp_id,
-                "idp_client_id": idp_client_id,
-                "idp_token": idp_token,
-            },
-            action="auth_with_idp",
-        )
-        self._store_new(token)
+    def login_as(
+        self, *, code: str, redirect_uri: str, code_verifier: str, revoke_replaced: bool = True
+    ) -> Token:
+        """Log in as a user on an operator's behalf (authorization code grant); see
+        `login` for `revoke_replaced`."""
+        form = {
+            "client_id": self.client_id,
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": redirect_uri,
+            "code_verifier": code_verifier,
+        }
+        return self._log_in(form, logged_in_as=True, revoke_replaced=revoke_replaced)
+
+    def login_with_idp(
+        self, *, idp_id: str, idp_client_id: str, idp_token: str, revoke_replaced: bool = True
+    ) -> Token:
+        """Log in with an identity provider's token (needs the client secret); see `login`
+        for `revoke_replaced`."""
+        form = {
+            "client_id": self.client_id,
+            "client_secret": self._require_secret("login_with_idp"),
+            "idp_id": idp_id,
+            "idp_client_id": idp_client_id,
+            "idp_token": idp_token,
+        }
+        return self._log_in(form, action="auth_with_idp", revoke_replaced=revoke_replaced)
+
+    def _log_in(
+        self,
+        form: dict[str, str],
+        *,
+        action: str = "token",
+        logged_in_as: bool = False,
+        revoke_replaced: bool,
+    ) -> Token:
+        # One deadline for all of it: the token request, the store's lock, the revoke.
+        with deadline_scope(self._deadline(None, None)):
+            token = self._request_token(form, action=action)
+            if logged_in_as:
+                token = dataclasses.replace(token, is_logged_in_as=True)
+            self._store_new(token, revoke_replaced=revoke_replaced)
         return token
 
     def logout(self) -> None:
@@ -309,6 +334,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
                 mime_type=metadata.mime_type,
                 on_upload_progress=progress,
                 timeout=checked,
+                bill=self._bill("file_uploads/create"),
             )
         return UploadedFile(own, answer.data.data, transfer)
 
@@ -338,6 +364,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
         checked, seconds = self._transfer_call(timeout, deadline)
         with deadline_scope(seconds):
             answer: Response[Any]
+            issuer = "own_file_downloads/create" if own else "file_downloads/create"
             if own:
                 answer = self.own_file_downloads.create({"fileId": file_id}, {"expand": True})
             elif attachment:
@@ -353,7 +380,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
                     request="POST file_downloads/create",
                     reason="the answer has no download URL",
                 )
-            return save_file(self._offsite(), url, to, timeout=checked)
+            return save_file(self._offsite(), url, to, timeout=checked, bill=self._bill(issuer))
 
     # --- the Asset Delivery API -------------------------------------------------------------
 
@@ -362,7 +389,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
 
         checked, seconds = self._offsite_call(timeout, deadline)
         with deadline_scope(seconds):
-            return fetch_assets(self._offsite(), request, checked)
+            return fetch_assets(self._offsite(), request, checked, self._charge())
 
     def _asset_request(self, **what: Any) -> AssetRequest:
         from flexclient._assets import asset_request

@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -50,6 +51,7 @@ from flexclient._lazy import declared_args
 from flexclient._multipart import ProgressCallback, UploadProgress
 from flexclient._narrow import is_mapping
 from flexclient._suggest import no_such
+from flexclient.credits import UsageType, credits_for, usage_type
 from flexclient.models import Envelope
 from flexclient.params import CommandQueryParams
 
@@ -96,13 +98,16 @@ class RequestOptions(TypedDict, total=False):
     `on_upload_progress` is called with an `UploadProgress` (`.loaded`, `.total`) as an
     upload is sent; `progress_bar=True` shows a tqdm bar for it (the `progress` extra);
     `timeout` overrides the client's timeout for this call, `deadline` its total deadline
-    (seconds for the whole call, retries and token requests included).
+    (seconds for the whole call, retries and token requests included), `credit_budget` the
+    credits the call may spend (its token requests and retries included): a request that
+    could take it past that is not sent (`CreditBudgetExceededError`).
     """
 
     on_upload_progress: Callable[[UploadProgress], object]
     progress_bar: bool
     timeout: Timeout
     deadline: float
+    credit_budget: int | Decimal
 
 
 Params = Mapping[str, object]
@@ -341,24 +346,58 @@ class Upload(Command[P, D]):
         return BoundUpload(_client_of(group), self)
 
 
-def _options(timeout: Timeout | None, deadline: float | None) -> RequestOptions:
+def _options(
+    timeout: Timeout | None, deadline: float | None, credit_budget: int | Decimal | None = None
+) -> RequestOptions:
     opts: RequestOptions = {}
     if timeout is not None:
         opts["timeout"] = timeout
     if deadline is not None:
         opts["deadline"] = deadline
+    if credit_budget is not None:
+        opts["credit_budget"] = credit_budget
     return opts
 
 
-class BoundQuery(Generic[P, D]):
-    """A query endpoint of one client; call it with the query parameters."""
+class Bound:
+    """An endpoint of one client: what all kinds of bound method have in common."""
 
     def __init__(self, client: BaseClient, endpoint: Endpoint[Any, Any]) -> None:
         self._client = client
         self.endpoint = endpoint
 
     def __repr__(self) -> str:
-        return f"<query {self._client.path_for(self.endpoint.path)}>"
+        billed = f"{self.usage_type}, {self.credits} credits" if self.usage_type else "not billed"
+        return f"<{self.endpoint.kind} {self.url_path} ({billed})>"
+
+    @property
+    def url_path(self) -> str:
+        """The endpoint's URL path, `/v1/api/listings/query`."""
+        return self._client.path_for(self.endpoint.path)
+
+    @property
+    def usage_type(self) -> UsageType | None:
+        """What the API bills a call as (`"Heavy read"`), None for a call that bills nothing
+        (docs/credits.md).
+
+        >>> sdk.listings.query.usage_type  # doctest: +SKIP
+        'Heavy read'
+        """
+        return usage_type(self.url_path)
+
+    @property
+    def credits(self) -> Decimal:
+        """The credits one billed call costs, data transfer aside (0 for one that bills
+        nothing).
+
+        >>> sdk.listings.query.credits  # doctest: +SKIP
+        Decimal('5')
+        """
+        return credits_for(self.url_path)
+
+
+class BoundQuery(Bound, Generic[P, D]):
+    """A query endpoint of one client; call it with the query parameters."""
 
     def __call__(
         self,
@@ -368,12 +407,13 @@ class BoundQuery(Generic[P, D]):
         custom: Custom | None = None,
         timeout: Timeout | None = None,
         deadline: float | None = None,
+        credit_budget: int | Decimal | None = None,
     ) -> Response[Envelope[D]]:
         """Send the query; `params` are the query parameters, keys as the API spells them,
         and `custom` the keys of the open families (`pub_*`, `fields.*`, ...). `timeout`
-        overrides the client's for this call (seconds, or (connect, read)), and `deadline`
-        the seconds the whole call may take."""
-        return self._send(with_custom(params, custom), _options(timeout, deadline))
+        overrides the client's for this call (seconds, or (connect, read)), `deadline`
+        the seconds the whole call may take, and `credit_budget` the credits it may spend."""
+        return self._send(with_custom(params, custom), _options(timeout, deadline, credit_budget))
 
     def _send(self, query: Params | None, opts: RequestOptions) -> Response[Envelope[D]]:
         check_call(self.endpoint, query, None)
@@ -391,9 +431,10 @@ class BoundRequiredQuery(BoundQuery[P, D]):
         custom: Custom | None = None,
         timeout: Timeout | None = None,
         deadline: float | None = None,
+        credit_budget: int | Decimal | None = None,
     ) -> Response[Envelope[D]]:
         """Send the query; see `BoundQuery.__call__`."""
-        return self._send(with_custom(params, custom), _options(timeout, deadline))
+        return self._send(with_custom(params, custom), _options(timeout, deadline, credit_budget))
 
 
 class BoundListQuery(BoundQuery[P, list[R]], Generic[P, R]):
@@ -447,9 +488,10 @@ class BoundRequiredListQuery(BoundListQuery[P, R]):
         custom: Custom | None = None,
         timeout: Timeout | None = None,
         deadline: float | None = None,
+        credit_budget: int | Decimal | None = None,
     ) -> Response[Envelope[list[R]]]:
         """Send the query; see `BoundQuery.__call__`."""
-        return self._send(with_custom(params, custom), _options(timeout, deadline))
+        return self._send(with_custom(params, custom), _options(timeout, deadline, credit_budget))
 
     def pages(  # type: ignore[override]
         self,
@@ -479,15 +521,8 @@ class BoundRequiredListQuery(BoundListQuery[P, R]):
         )
 
 
-class BoundCommand(Generic[P, D]):
+class BoundCommand(Bound, Generic[P, D]):
     """A command endpoint of one client; call it with body params, query params and opts."""
-
-    def __init__(self, client: BaseClient, endpoint: Endpoint[Any, Any]) -> None:
-        self._client = client
-        self.endpoint = endpoint
-
-    def __repr__(self) -> str:
-        return f"<{self.endpoint.kind} {self._client.path_for(self.endpoint.path)}>"
 
     def __call__(
         self,
@@ -499,14 +534,18 @@ class BoundCommand(Generic[P, D]):
         custom: Custom | None = None,
         timeout: Timeout | None = None,
         deadline: float | None = None,
+        credit_budget: int | Decimal | None = None,
     ) -> Response[Envelope[D]]:
         """Send the command. Pass `{"expand": True}` as query params to get the whole
         resource back rather than only its id and type.
 
         Per-call options go in `opts`, as in the official SDK, or as keywords: `timeout`
-        (seconds, or (connect, read)) and `deadline` (seconds for the whole call). `custom`
-        takes query keys of the open families (`fields.*`, `imageVariant.*`, `limit.*`)."""
-        return self._send(body_params, query_params, opts, custom, _options(timeout, deadline))
+        (seconds, or (connect, read)), `deadline` (seconds for the whole call) and
+        `credit_budget` (credits the call may spend). `custom` takes query keys of the open
+        families (`fields.*`, `imageVariant.*`, `limit.*`)."""
+        return self._send(
+            body_params, query_params, opts, custom, _options(timeout, deadline, credit_budget)
+        )
 
     def _send(
         self,
@@ -536,9 +575,12 @@ class BoundRequiredCommand(BoundCommand[P, D]):
         custom: Custom | None = None,
         timeout: Timeout | None = None,
         deadline: float | None = None,
+        credit_budget: int | Decimal | None = None,
     ) -> Response[Envelope[D]]:
         """Send the command; see `BoundCommand.__call__`."""
-        return self._send(body_params, query_params, opts, custom, _options(timeout, deadline))
+        return self._send(
+            body_params, query_params, opts, custom, _options(timeout, deadline, credit_budget)
+        )
 
 
 class BoundUpload(BoundCommand[P, D]):
@@ -558,12 +600,13 @@ class BoundUpload(BoundCommand[P, D]):
         custom: Custom | None = None,
         timeout: Timeout | None = None,
         deadline: float | None = None,
+        credit_budget: int | Decimal | None = None,
         on_upload_progress: Callable[[UploadProgress], object] | None = None,
         progress_bar: bool | None = None,
     ) -> Response[Envelope[D]]:
         """Upload. `on_upload_progress` is called with an `UploadProgress` (`.loaded`,
         `.total`) as the file is sent; `progress_bar=True` shows a tqdm bar."""
-        given = _options(timeout, deadline)
+        given = _options(timeout, deadline, credit_budget)
         if on_upload_progress is not None:
             given["on_upload_progress"] = on_upload_progress
         if progress_bar is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import math
 import time
 import uuid
 from collections import deque
@@ -23,12 +24,30 @@ from typing import TYPE_CHECKING, Protocol, TypedDict, Unpack
 from flexclient._errors import ParameterError, PositionStoreError, UnexpectedResponseError
 from flexclient._files import NotRegularFile, read_regular, write_atomic
 from flexclient._memory import MemoryValue
+from flexclient._transport import check_deadline
 from flexclient.models import Event
 
 if TYPE_CHECKING:
     from flexclient._clients import IntegrationClient
 
 log = logging.getLogger("flexclient")
+
+
+# Sharetribe's events guide: poll every 1 to 10 minutes, not under 10 to 30 seconds.
+DEFAULT_POLL_INTERVAL = 30.0
+MAX_POLL_INTERVAL = 300.0
+FASTEST_POLL_INTERVAL = 10.0
+_POLL_CREDITS = 5  # events/query, a Heavy read
+_DAY = 86_400
+
+
+def credits_per_day(interval: float) -> int:
+    """The credits a day that polling `events/query` every `interval` seconds costs.
+
+    >>> credits_per_day(30), credits_per_day(300)
+    (14400, 1440)
+    """
+    return math.ceil(_DAY / interval) * _POLL_CREDITS
 
 
 class PositionStore(Protocol):
@@ -53,6 +72,10 @@ class MemoryPositionStore(MemoryValue[int]):
         super().set(sequence_id)
 
 
+# A sequence ID and a newline; a longer file is no position file.
+_MAX_POSITION_FILE = 64
+
+
 class FilePositionStore:
     """Keeps the position in a small file, written atomically (a crash leaves the old one).
 
@@ -74,7 +97,7 @@ class FilePositionStore:
 
     def get(self) -> int | None:
         try:
-            found = read_regular(self.path, 64)
+            found = read_regular(self.path, _MAX_POSITION_FILE)
         except NotRegularFile as exc:
             raise self._error(str(exc)) from exc
         except OSError as exc:
@@ -82,7 +105,7 @@ class FilePositionStore:
         if found is None:
             return None
         text = found[0].decode("utf-8", errors="replace").strip()
-        if not text.isascii() or not text.isdigit():
+        if len(found[0]) > _MAX_POSITION_FILE or not text.isascii() or not text.isdigit():
             # A position that cannot be read must not silently restart the feed.
             raise self._error(f"does not hold a sequence ID: {text[:40]!r}")
         return int(text)
@@ -100,8 +123,10 @@ class FeedOptions(TypedDict, total=False):
     Where to start: a saved `position` (a `PositionStore`), else after
     `start_after_sequence_id`, else at `created_at_start`, else at the oldest event kept.
     Filters: `event_types`, `resource_id`, `related_resource_id`. `per_page` (1 to 100,
-    default 100). Polling: at once after a full page, and with a backoff from `poll_interval`
-    (default 1 s) to `max_poll_interval` (default 30 s) while nothing is new;
+    default 100). Polling: at once after a full page; once caught up, every `poll_interval`
+    seconds (default 30), backing off while nothing is new up to `max_poll_interval` (default
+    300, five minutes), as Sharetribe's events guide advises: each poll is an `events/query`,
+    a Heavy read of 5 credits. An interval under 10 s needs `allow_fast_polling=True`.
     `stop_when_caught_up` ends the feed instead; `sleep` waits (tests replace it).
     """
 
@@ -114,6 +139,7 @@ class FeedOptions(TypedDict, total=False):
     per_page: int
     poll_interval: float
     max_poll_interval: float
+    allow_fast_polling: bool
     stop_when_caught_up: bool
     sleep: Callable[[float], None]
 
@@ -127,14 +153,25 @@ class EventFeed:
         event_types = options.get("event_types")
         position = options.get("position")
         per_page = options.get("per_page", 100)
-        poll_interval = options.get("poll_interval", 1.0)
-        max_poll_interval = options.get("max_poll_interval", 30.0)
+        poll_interval = check_deadline(
+            options.get("poll_interval", DEFAULT_POLL_INTERVAL), "poll_interval"
+        )
+        max_poll_interval = check_deadline(
+            options.get("max_poll_interval", max(poll_interval, MAX_POLL_INTERVAL)),
+            "max_poll_interval",
+        )
         if start_after_sequence_id is not None and created_at_start is not None:
             raise ParameterError("created_at_start", "give a start time or a sequence ID, not both")
         if not 1 <= per_page <= 100:
             raise ParameterError("per_page", "1 to 100")
-        if poll_interval <= 0 or max_poll_interval < poll_interval:
-            raise ParameterError("poll_interval", "positive, and at most max_poll_interval")
+        if max_poll_interval < poll_interval:
+            raise ParameterError("max_poll_interval", "at least poll_interval")
+        if poll_interval < FASTEST_POLL_INTERVAL and not options.get("allow_fast_polling"):
+            raise ParameterError(
+                "poll_interval",
+                f"under {FASTEST_POLL_INTERVAL:g} s, each poll costing 5 credits, only with"
+                f" allow_fast_polling=True ({credits_per_day(poll_interval):,} credits a day)",
+            )
         self._client = client
         self._position = position
         saved = position.get() if position is not None else None
@@ -152,11 +189,29 @@ class EventFeed:
         self._sleep = options.get("sleep", time.sleep)
         self._buffer: deque[Event] = deque()
         self._pending: Event | None = None
+        self._unsaved: int | None = None
         self._caught_up = False
         self._idle = 0
 
     def __repr__(self) -> str:
         return f"<EventFeed after sequence {self._after}, {len(self._buffer)} buffered>"
+
+    @property
+    def credits_per_day(self) -> int:
+        """The credits a day of polling costs while there are new events now and then (a poll
+        every `poll_interval` once caught up); `idle_credits_per_day` while there are none.
+        Catching up on a backlog costs 5 credits a page of `per_page` events on top.
+
+        >>> integ.events_feed().credits_per_day  # doctest: +SKIP
+        14400
+        """
+        return credits_per_day(self._poll)
+
+    @property
+    def idle_credits_per_day(self) -> int:
+        """The credits a day of polling costs while nothing happens (a poll every
+        `max_poll_interval`)."""
+        return credits_per_day(self._max_poll)
 
     def __iter__(self) -> Iterator[Event]:
         return self
@@ -195,7 +250,7 @@ class EventFeed:
                     res.status_text,
                     headers=res.headers,
                     request="GET events/query",
-                    reason=f"event sequence IDs must increase past {self._after}, one by one;"
+                    reason=f"event sequence IDs must increase past {self._after}, in order;"
                     f" the page has {ids} (none was handed out: the next call asks again)",
                 )
             last = seq
@@ -209,11 +264,14 @@ class EventFeed:
 
     def save(self) -> None:
         """Store the position of the last event handed out as processed."""
-        if self._pending is not None and self._position is not None:
-            seq = self._pending.attributes.sequence_id
-            assert seq is not None  # checked when its page was read
-            self._position.set(seq)
-        self._pending = None
+        # The event is processed, whatever becomes of the write below: it is never handed
+        # out again, and a position that could not be written is written by the next save.
+        event, self._pending = self._pending, None
+        if event is not None:
+            self._unsaved = event.attributes.sequence_id
+        if self._unsaved is not None and self._position is not None:
+            self._position.set(self._unsaved)
+        self._unsaved = None
 
     def __enter__(self) -> EventFeed:
         return self

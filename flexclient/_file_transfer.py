@@ -33,6 +33,7 @@ import requests
 import urllib3
 from pydantic import BaseModel
 
+from flexclient._charging import TransferBill
 from flexclient._deadline import DeadlineAdapter
 from flexclient._errors import ParameterError, RedirectError
 from flexclient._multipart import (
@@ -47,6 +48,7 @@ from flexclient._transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT,
     Body,
+    Metering,
     RawResponse,
     RetryPolicy,
     Timeout,
@@ -168,11 +170,18 @@ class Offsite:
         headers: Mapping[str, str] | None = None,
         body: Body | Callable[[], Body] = None,
         timeout: Timeout | None = None,
+        metering: Metering | None = None,
     ) -> RawResponse:
         """One request (retried as the transport retries), following no redirect; `body`
         may be a factory, called afresh for every attempt."""
         return self.transport(url.origin).send(
-            method, url.path, query=url.query, headers=headers, body=body, timeout=timeout
+            method,
+            url.path,
+            query=url.query,
+            headers=headers,
+            body=body,
+            timeout=timeout,
+            metering=metering,
         )
 
     def get(
@@ -182,14 +191,17 @@ class Offsite:
         headers: Mapping[str, str] | None = None,
         timeout: Timeout | None = None,
         max_redirects: int = MAX_REDIRECTS,
+        metering: Metering | None = None,
     ) -> tuple[RawResponse, OffsiteUrl]:
         """A GET that follows up to `max_redirects` redirects, each to an allowed URL (see
         `offsite_url`); the answer and the URL that gave it. A redirect past the limit, to
         another scheme than http(s), or to plain http elsewhere than loopback is a
         `RedirectError`."""
-        return following(
-            url, lambda u: self.send("GET", u, headers=headers, timeout=timeout), max_redirects
-        )
+
+        def get(at: OffsiteUrl) -> RawResponse:
+            return self.send("GET", at, headers=headers, timeout=timeout, metering=metering)
+
+        return following(url, get, max_redirects)
 
     def close(self) -> None:
         self.session.close()
@@ -371,13 +383,14 @@ def send_file(
     mime_type: str | None = None,
     on_upload_progress: ProgressCallback | None = None,
     timeout: Timeout | None = None,
+    bill: TransferBill | None = None,
 ) -> FileTransfer:
     """Upload a file's bytes to its storage target, streamed, with progress reports.
 
     The target's headers are sent as given, and `Content-Type` (the file's type) when they
     have none, as a browser sends a file; nothing else of the API (no Authorization). A
     redirect is not followed (`RedirectError`); an error status raises its `ApiError` with
-    the storage's body."""
+    the storage's body. The transfer is checked against a budget and recorded in `bill`."""
     from flexclient._base_client import api_error
 
     url = offsite_url(target.url, "url")
@@ -392,9 +405,13 @@ def send_file(
             return b""
         return _FileBody(source, on_upload_progress)
 
+    if bill is not None:
+        bill.check(source.size)
     raw = offsite.send(target.method, url, headers=headers, body=body, timeout=timeout)
     if not 200 <= raw.status < 300:
         raise api_error(raw)
+    if bill is not None:
+        bill.record(source.size)
     if source.size == 0 and on_upload_progress is not None:
         on_upload_progress(UploadProgress(loaded=0, total=0))
     return FileTransfer(raw.status, raw.headers, source.size)
@@ -432,10 +449,16 @@ class _ToFile(Transport):
 
 
 def save_file(
-    offsite: Offsite, url: str, to: str | os.PathLike[str], *, timeout: Timeout | None = None
+    offsite: Offsite,
+    url: str,
+    to: str | os.PathLike[str],
+    *,
+    timeout: Timeout | None = None,
+    bill: TransferBill | None = None,
 ) -> FileTransfer:
     """Stream a download URL to the file `to`: written to a temporary file beside it (mode
-    0600) and renamed over it when complete, so that `to` never holds half a file."""
+    0600) and renamed over it when complete, so that `to` never holds half a file. The bytes
+    received are recorded in `bill`."""
     from flexclient._base_client import api_error
 
     checked = offsite_url(url, "url")
@@ -474,6 +497,8 @@ def save_file(
             assert transport is not None  # the one that answered
             if not 200 <= raw.status < 300:
                 raise api_error(raw)
+            if bill is not None:
+                bill.record(transport.written)
             os.fsync(sink.fileno())
         os.replace(tmp, path)
     except BaseException:

@@ -255,13 +255,18 @@ def upload_bar(then: ProgressCallback | None) -> ProgressCallback:
 
 def multipart_factory(
     params: Mapping[str, object], on_progress: ProgressCallback | None
-) -> tuple[str, Callable[[], MultipartBody]]:
-    """Check upload params now (raising `ParameterError`); return the content type and a
-    factory that builds a fresh body for each attempt."""
+) -> tuple[str, Callable[[], MultipartBody], int]:
+    """Check upload params now (raising `ParameterError`); return the content type, a
+    factory that builds a fresh body for each attempt, and the size of the file (what the
+    upload's data transfer is billed by)."""
     if "image" not in params:
         raise ParameterError("image", "an upload needs the file in 'image'")
     source = Source(params["image"], "image")
     fields = [(k, _text(v, k)) for k, v in params.items() if k != "image" and v is not None]
     boundary = uuid.uuid4().hex
     content_type = f"multipart/form-data; boundary={boundary}"
-    return content_type, lambda: MultipartBody(fields, source, boundary, on_progress)
+    return (
+        content_type,
+        lambda: MultipartBody(fields, source, boundary, on_progress),
+        source.size,
+    )

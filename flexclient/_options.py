@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, TypedDict, get_args
 from urllib.parse import urlsplit
 
@@ -31,6 +32,7 @@ from flexclient._transport import (
     is_credential_safe,
 )
 from flexclient._wire import WireFormatName
+from flexclient.credits import check_credit_budget
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs
@@ -52,6 +54,7 @@ class ClientOptions(TypedDict, total=False):
     rate_limits: PresetName | RateLimits | None
     max_connections: int | None
     asset_cdn_base_url: str
+    credit_budget: int | Decimal | None
 
 
 # The keywords that are not settings of their own (see the module docstring).
@@ -84,6 +87,9 @@ class Options(Frozen):
     max_connections: int | None = None
     asset_cdn_base_url: str = ASSET_CDN_BASE_URL
     """The Asset Delivery API's host (Marketplace client): `https://cdn.st-api.com`."""
+    credit_budget: Decimal | None = None
+    """The credits the client's meter may reach: a request that could take it past them is
+    not sent (`CreditBudgetExceededError`). None: no budget."""
 
     def changed(self, given: ClientOptions) -> Options:
         """These options with the settings in `given` changed, every one of them checked;
@@ -151,8 +157,10 @@ class Options(Frozen):
         most = settings["max_connections"]
         if most is not None and not is_whole(most, 1):
             raise ParameterError("max_connections", "a whole number, 1 or more, or None")
+        budget = settings["credit_budget"]
         return dataclasses.replace(
             self,
+            credit_budget=None if budget is None else check_credit_budget(budget),
             base_url=url,
             asset_cdn_base_url=cdn.rstrip("/"),
             timeout=check_timeout(self.timeout),

@@ -198,6 +198,16 @@ class RawResponse(Frozen):
         return self.content.decode("utf-8", errors="replace")
 
 
+class Metering(Protocol):
+    """What a caller's requests cost (`flexclient.credits.Charge`): `check(path)` before each
+    attempt is sent (it raises to stop it), `record(path, status)` for each answer (status 0:
+    sent, and no answer came)."""
+
+    def check(self, path: str) -> None: ...
+
+    def record(self, path: str, status: int) -> None: ...
+
+
 class Readable(Protocol):
     def read(self, size: int = -1, /) -> bytes: ...
 
@@ -327,16 +337,18 @@ class Transport:
         body: Body | Callable[[], Body] = None,
         timeout: Timeout | None = None,
         deadline: float | None = None,
+        metering: Metering | None = None,
     ) -> RawResponse:
         """Send with retries; `body` may be a factory, called afresh for every attempt.
 
         The whole exchange ends by `deadline` seconds from now (or the enclosing call's
-        deadline, if sooner; by default `default_deadline(timeout)`)."""
+        deadline, if sooner; by default `default_deadline(timeout)`). Each attempt is checked
+        and recorded by `metering`, if given."""
         timeout = self.timeout if timeout is None else timeout
         if deadline is None:
             deadline = self.deadline or default_deadline(timeout)
         with deadline_scope(deadline):
-            return self._send(method, path, query, headers or {}, body, timeout)
+            return self._send(method, path, query, headers or {}, body, timeout, metering)
 
     def _send(
         self,
@@ -346,6 +358,7 @@ class Transport:
         headers: Mapping[str, str],
         body: Body | Callable[[], Body],
         timeout: Timeout,
+        metering: Metering | None,
     ) -> RawResponse:
         url = self.base_url + path + (f"?{query}" if query else "")
         described = f"{method} {path}"
@@ -357,11 +370,15 @@ class Transport:
         attempt = 0
         while True:
             started = time.monotonic()
+            if metering is not None:
+                metering.check(path)
             try:
-                raw = self._once(method, url, described, headers, body, timeout, attempt)
+                raw = self._once(method, url, described, headers, body, timeout, attempt, metering)
             except TransportError as exc:
                 spent += time.monotonic() - started
                 exc.retries = attempt
+                if metering is not None and not exc.never_connected:
+                    metering.record(path, 0)  # sent, perhaps received: no answer came
                 retryable = (idempotent or exc.never_connected) and exc.kind != "deadline"
                 wait = self._retry(described, attempt, spent, None, exc.kind) if retryable else None
                 if wait is not None:
@@ -389,6 +406,7 @@ class Transport:
         body: Body | Callable[[], Body],
         timeout: Timeout,
         attempt: int,
+        metering: Metering | None,
     ) -> RawResponse:
         left = _deadline.remaining()
         if left is not None and left <= 0:
@@ -441,6 +459,8 @@ class Transport:
                 retry_after=parse_retry_after(resp.headers.get("Retry-After")),
                 truncated=truncated,
             )
+            if metering is not None:
+                metering.record(urlsplit(url).path, raw.status)
             if 300 <= raw.status < 400:
                 location = resp.headers.get("Location")
                 raise RedirectError(

@@ -18,7 +18,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 COPIES = REPO / "tests" / "data"
 SHARED = REPO.parent / "shared" / "api"
-FILES = ("endpoints.tsv", "wire-vectors.json")
+FILES = ("endpoints.tsv", "wire-vectors.json", "credits.tsv")
 
 
 def differences(copies: Path, shared: Path) -> list[str]:

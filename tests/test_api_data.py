@@ -24,7 +24,7 @@ def check(shared: Path) -> subprocess.CompletedProcess[str]:
 def shared_copy(tmp_path: Path) -> Path:
     shared = tmp_path / "shared" / "api"
     shared.mkdir(parents=True)
-    for name in ("endpoints.tsv", "wire-vectors.json"):
+    for name in ("endpoints.tsv", "wire-vectors.json", "credits.tsv"):
         shutil.copyfile(DATA / name, shared / name)
     return shared
 

@@ -144,7 +144,10 @@ def test_each_endpoint_sends_its_method_path_query_and_body(
 
 
 def test_group_and_method_reprs_name_their_paths(sdk: MarketplaceClient) -> None:
-    assert repr(sdk.own_listings.create_draft) == "<command /v1/api/own_listings/create_draft>"
+    assert (
+        repr(sdk.own_listings.create_draft)
+        == "<command /v1/api/own_listings/create_draft (Standard write, 10 credits)>"
+    )
     assert "compare_and_set" in repr(IntegrationClient("a", "b").stock)
 
 

@@ -21,7 +21,7 @@ PNG = b"\x89PNG\r\n\x1a\n data"
 
 
 def body_of(params: dict[str, object]) -> tuple[str, bytes]:
-    content_type, make = multipart_factory(params, None)
+    content_type, make, _ = multipart_factory(params, None)
     return content_type, make().read()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -35,6 +36,7 @@ EVERY_SETTING: dict[str, Any] = {
     "rate_limits": RateLimits(queries=Bucket(5, 1, 1.0, 5), commands=Bucket(2, 1, 1.0, 2)),
     "max_connections": 3,
     "asset_cdn_base_url": "https://cdn.test",
+    "credit_budget": Decimal("1500.5"),
 }
 
 

@@ -159,3 +159,20 @@ def test_the_console_entry_with_the_fake() -> None:
     assert (
         done.returncode == 0 and len(done.stdout.strip().splitlines()) == 4
     )  # header, rule, 2 rows
+
+
+def test_usage_prints_what_the_command_spent_even_when_it_fails() -> None:
+    def flexclient(*argv: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "flexclient", "--fake", "--usage", *argv]
+        return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+    done = flexclient("call", "listings.query", "perPage=2")
+    assert done.returncode == 0 and json.loads(done.stdout)["data"]  # the output as it was
+    assert done.stderr.splitlines() == [
+        "used: 2 requests, 6 credits",
+        "  /v1/api/listings/query: 1 request, 5 credits",
+        "  /v1/auth/token: 1 request, 1 credit",
+    ]
+    missing = flexclient("call", "listings.show", "id=uuid:00000000-0000-0000-0000-000000000001")
+    assert missing.returncode == 1
+    assert "used: 2 requests, 2 credits" in missing.stderr  # a 404 of a real endpoint is billed

@@ -100,7 +100,9 @@ def test_polls_with_backoff_while_idle(
         if len(sleeps) == 5:
             make_listings(integration_client, author, 1)
 
-    feed = integration_client.events_feed(poll_interval=1, max_poll_interval=10, sleep=sleep)
+    feed = integration_client.events_feed(
+        poll_interval=1, max_poll_interval=10, allow_fast_polling=True, sleep=sleep
+    )
     event = next(feed)
     assert event.attributes.event_type == "listing/created"
     assert sleeps == [1, 2, 4, 8, 10]
@@ -248,7 +250,7 @@ def test_a_page_repeating_the_last_page_fails_and_moves_nothing(
     mock.get(EVENTS, [events_page(1, 2), events_page(2, 3), events_page(3), events_page()])
     feed = mocked.events_feed(per_page=2, stop_when_caught_up=True)
     assert handed_out(feed, 2) == [1, 2]
-    with pytest.raises(UnexpectedResponseError, match=r"past 2, one by one; the page has \[2, 3\]"):
+    with pytest.raises(UnexpectedResponseError, match=r"past 2, in order; the page has \[2, 3\]"):
         next(feed)
     assert [e.attributes.sequence_id for e in feed] == [3]
     assert asked_after(mock) == [None, "2", "2"]
@@ -271,3 +273,66 @@ def test_an_event_whose_handling_failed_is_handed_out_again_by_the_same_feed(
         except RuntimeError:
             assert position.get() == 1  # 2 is not marked
     assert handled == [1, 2, 3] and position.get() == 3
+
+
+# --- polling that respects the bill -------------------------------------------------------------
+
+
+def test_caught_up_the_feed_polls_every_30_s_backing_off_to_5_minutes(
+    mock: requests_mock.Mocker, mocked: IntegrationClient
+) -> None:
+    sleeps: list[float] = []
+    mock.get(EVENTS, [events_page(1), *[events_page()] * 6, events_page(2), events_page(3)])
+    feed = mocked.events_feed(sleep=sleeps.append)
+    assert handed_out(feed, 3) == [1, 2, 3]
+    # New events (2) reset the backoff: the next poll comes 30 s later again.
+    assert sleeps == [30, 60, 120, 240, 300, 300, 300, 30]
+    # 86,400 s a day / 30 s, 5 credits a poll; idle, a poll every 5 minutes.
+    assert (feed.credits_per_day, feed.idle_credits_per_day) == (14_400, 1_440)
+
+
+def test_polling_faster_than_every_10_s_needs_saying_so(mocked: IntegrationClient) -> None:
+    with pytest.raises(ParameterError, match="allow_fast_polling") as info:
+        mocked.events_feed(poll_interval=1)
+    assert "432,000 credits a day" in str(info.value)
+    fast = mocked.events_feed(poll_interval=1, allow_fast_polling=True)
+    assert fast.credits_per_day == 432_000 and fast.idle_credits_per_day == 1_440
+    with pytest.raises(ParameterError, match="max_poll_interval"):
+        mocked.events_feed(poll_interval=60, max_poll_interval=30)
+    for bad in (0, float("inf"), "30"):
+        with pytest.raises(ParameterError, match="poll_interval"):
+            mocked.events_feed(poll_interval=bad)  # type: ignore[arg-type]
+    assert mocked.events_feed(poll_interval=600).idle_credits_per_day == 720
+
+
+def test_a_position_that_could_not_be_saved_repeats_no_event(
+    mock: requests_mock.Mocker, mocked: IntegrationClient
+) -> None:
+    class Flaky(MemoryPositionStore):
+        fail = True
+
+        def set(self, sequence_id: int) -> None:
+            if self.fail:
+                self.fail = False
+                raise OSError("disk full")
+            super().set(sequence_id)
+
+    position = Flaky()
+    mock.get(EVENTS, [events_page(1, 2), events_page()])
+    feed = mocked.events_feed(position=position, stop_when_caught_up=True)
+    handled: list[int | None] = []
+    for _ in range(2):
+        try:
+            with feed:
+                for event in feed:
+                    handled.append(event.attributes.sequence_id)
+        except OSError:
+            pass
+    assert handled == [1, 2] and position.get() == 2
+
+
+def test_a_position_file_longer_than_a_position_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "long.position"
+    path.write_text("9" * 69)
+    with pytest.raises(PositionStoreError, match="does not hold a sequence ID"):
+        FilePositionStore(path).get()
