@@ -8,38 +8,158 @@ hint to install it.
 Fixtures: `fake_marketplace` (a fresh, empty fake for each test), `demo_marketplace` (one fake
 with the demo data for the whole session: do not change its data), and clients bound to the
 fresh fake: `marketplace_client` and `integration_client`.
+
+The marker `@pytest.mark.credit_budget(50)` fails a test whose requests to the fakes of these
+fixtures (in its setup and the test itself) would cost more than 50 credits on Sharetribe,
+showing what each endpoint cost; `fake_marketplace.usage` has the figures (docs/testing.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+import contextlib
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
 from flexclient import IntegrationClient, MarketplaceClient, RetryPolicy
+from flexclient._errors import ParameterError
+from flexclient.credits import UsageMeter, check_credit_budget
 
 if TYPE_CHECKING:
     from flexclient.testing import FakeMarketplace
+    from flexclient.testing._metering import Metered
 
 _NO_WAIT = RetryPolicy(sleep=lambda _: None)
+_MARKER = "credit_budget"
+_Fake = TypeVar("_Fake", bound="Metered")
+
+
+# --- the credit budget of a test -------------------------------------------------------------
+
+
+@dataclass
+class _Budget:
+    """A test's credit budget, and the meter that follows the plugin's fakes while it runs."""
+
+    credits: Decimal
+    meter: UsageMeter = field(default_factory=UsageMeter)
+    following: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
+
+    def follow(self, fake: Metered) -> None:
+        self.following.enter_context(fake.metering(self.meter))
+
+    def check(self) -> None:
+        """Fail the test if it has spent more than its budget."""
+        spent = self.meter.snapshot()
+        if spent.credits <= self.credits:
+            return
+        rows = [("endpoint", "requests", "credits")]
+        by_cost = sorted(spent.endpoints, key=lambda item: (-item[1].credits, item[0]))
+        rows += [(path, str(u.requests), f"{u.credits:f}") for path, u in by_cost]
+        widths = [max(len(row[n]) for row in rows) for n in range(3)]
+        table = [f"  {a:<{widths[0]}}  {b:>{widths[1]}}  {c:>{widths[2]}}" for a, b, c in rows]
+        pytest.fail(
+            f"credit_budget({self.credits:f}) exceeded: the test's requests to the fake "
+            f"marketplace would cost {spent.credits:f} credits on Sharetribe, "
+            f"{spent.credits - self.credits:f} over its budget\n" + "\n".join(table),
+            pytrace=False,
+        )
+
+
+_BUDGET = pytest.StashKey[_Budget]()  # an item's
+_RUNNING = pytest.StashKey["_Budget | None"]()  # the config's: the running test's budget
+_LIVE = pytest.StashKey["list[Metered]"]()  # the config's: the fakes of the fixtures, serving
+
+
+def _budget_of(marker: pytest.Mark) -> Decimal:
+    if len(marker.args) + len(marker.kwargs) != 1 or set(marker.kwargs) - {"credits"}:
+        raise TypeError(f"{_MARKER} takes the credits a test may spend: {_MARKER}(50)")
+    return check_credit_budget(marker.args[0] if marker.args else marker.kwargs["credits"])
+
+
+@contextlib.contextmanager
+def _metered(config: pytest.Config, fake: _Fake) -> Generator[_Fake, None, None]:
+    """`fake` as a fixture's: counted against the budget of each test while it serves."""
+    live = config.stash.setdefault(_LIVE, [])
+    live.append(fake)
+    running = config.stash.get(_RUNNING, None)
+    if running is not None:
+        running.follow(fake)
+    try:
+        yield fake
+    finally:
+        live.remove(fake)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not any(line.startswith(f"{_MARKER}(") for line in config.getini("markers")):
+        config.addinivalue_line(
+            "markers",
+            f"{_MARKER}(credits): fail the test if its requests to the fake marketplace "
+            "fixtures would cost more than `credits` on Sharetribe (flexclient)",
+        )
+
+
+# The hooks do nothing twice: a conftest.py may load the plugin again under its older name.
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    marker = item.get_closest_marker(_MARKER)
+    if marker is None or _BUDGET in item.stash:
+        return (yield)
+    try:
+        credits = _budget_of(marker)
+    except (TypeError, ParameterError) as exc:
+        yield  # the other plugins' setup, which their teardown needs
+        pytest.fail(f"@pytest.mark.{marker.name}: {exc}", pytrace=False)
+    budget = item.stash[_BUDGET] = _Budget(credits)
+    item.config.stash[_RUNNING] = budget
+    for fake in item.config.stash.setdefault(_LIVE, []):
+        budget.follow(fake)
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    outcome = yield  # a test that failed already is not failed again
+    budget = item.stash.get(_BUDGET, None)
+    if budget is not None:
+        budget.check()
+    return outcome
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    try:
+        return (yield)
+    finally:
+        budget = item.stash.get(_BUDGET, None)
+        if budget is not None:
+            del item.stash[_BUDGET]
+            item.config.stash[_RUNNING] = None
+            budget.following.close()
+
+
+# --- the fixtures ----------------------------------------------------------------------------
 
 
 @pytest.fixture
-def fake_marketplace() -> Iterator[FakeMarketplace]:
+def fake_marketplace(request: pytest.FixtureRequest) -> Iterator[FakeMarketplace]:
     """A fake marketplace with no data, served on 127.0.0.1 for one test."""
     from flexclient.testing import FakeMarketplace
 
-    with FakeMarketplace() as fake:
+    with FakeMarketplace() as fake, _metered(request.config, fake):
         yield fake
 
 
 @pytest.fixture(scope="session")
-def demo_marketplace() -> Iterator[FakeMarketplace]:
+def demo_marketplace(request: pytest.FixtureRequest) -> Iterator[FakeMarketplace]:
     """A fake marketplace with the demo data, shared by the whole session."""
     from flexclient.testing import FakeMarketplace
 
-    with FakeMarketplace(seed="demo") as fake:
+    with FakeMarketplace(seed="demo") as fake, _metered(request.config, fake):
         yield fake
 
 

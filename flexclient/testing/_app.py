@@ -7,6 +7,7 @@ the negotiated format, errors as `{"errors": [...]}`, the Authentication API's a
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import re
 import threading
@@ -24,13 +25,15 @@ from flexclient._errors import ParameterError
 from flexclient._limits import Bucket, TokenBucket
 from flexclient._narrow import is_json_object, is_list
 from flexclient._wire import FORMATS, JSON, TRANSIT, WireDecodeError, WireFormat
+from flexclient.credits import bills_transfer, usage_type
 from flexclient.testing import _auth_api, _handlers, _state
 from flexclient.testing._call import ApiFailure, Call
 from flexclient.testing._context import TRANSACTION, Context
 from flexclient.testing._engine import run_due
 from flexclient.testing._handlers import files
+from flexclient.testing._metering import Meters, wire_path
 from flexclient.testing._render import Api
-from flexclient.testing._routes import BY_PATH, handler_for
+from flexclient.testing._routes import API_OF_SEGMENT, BY_PATH, handler_for
 
 assert _handlers  # imported for its handlers, which register themselves
 
@@ -101,6 +104,30 @@ class RateLimits:
     commands: TokenBucket = field(default_factory=lambda: TokenBucket(Bucket(5, 1, 2.0, 5)))
 
 
+def _is_endpoint(path: str) -> bool:
+    """Whether `path` is an endpoint of Sharetribe's (a 404 from one is billed): of either
+    API's table, or billed by its path (the Authentication API's, assets)."""
+    match = _API_PATH.fullmatch(path)
+    known = match is not None and match[2] in BY_PATH[API_OF_SEGMENT[match[1]]]
+    return known or usage_type(path) is not None
+
+
+def _image_bytes(request: Request) -> int:
+    """The size of the file in an upload's `image` part: the data transfer an image upload
+    bills (0 for a request to another path, or with no such part)."""
+    if not bills_transfer(request.path) or request.mimetype != "multipart/form-data":
+        return 0
+    try:
+        image = request.files.get("image")
+        if image is None:
+            return 0
+        stream = image.stream  # read by the handler, or not at all (a fault answered)
+        stream.seek(0, io.SEEK_END)
+        return stream.tell()
+    except (ValueError, OSError):  # not a form werkzeug can read: the handler failed too
+        return 0
+
+
 def _negotiate(accept: str | None) -> WireFormat | None:
     if not accept or "*/*" in accept:
         return JSON
@@ -123,6 +150,7 @@ class FakeApp:
         self.base_url = ""
         self.faults: list[Fault] = []
         self.requests: list[tuple[str, str]] = []
+        self.meters: Meters = Meters()
         self._faults_lock = threading.Lock()
 
     def add_fault(self, fault: Fault) -> None:
@@ -139,6 +167,33 @@ class FakeApp:
         return response(environ, start_response)
 
     def respond(self, request: Request) -> Response:
+        """The answer to `request`, billed (`meters`) as Sharetribe bills it: the requests to
+        the APIs by their status, and the bytes storage moves by the endpoint that gave the
+        URL; requests to storage and to the image CDN are not counted."""
+        storage = _STORAGE_PATH.fullmatch(request.path)
+        if storage is not None:
+            issuer = self.issuer(storage[2])  # now: a finished upload uses its token up
+            response = self.answer(request)
+            if issuer is not None and 200 <= response.status_code < 300:
+                body = request.get_data() if storage[1] == "upload" else response.get_data()
+                self.meters.record_transfer(issuer, len(body))
+            return response
+        if _IMAGE_PATH.fullmatch(request.path) is not None:
+            return self.answer(request)
+        return self.meters.answer(
+            wire_path(request.environ, request.path),
+            lambda: self.answer(request),
+            endpoint_exists=_is_endpoint(request.path),
+            transfer=lambda: _image_bytes(request),
+        )
+
+    def issuer(self, token: str) -> str | None:
+        """The path of the endpoint that gave the storage URL of `token`, if it is known."""
+        with self.state.lock:
+            grant = self.state.storage_tokens.get(token)
+        return grant.issuer if grant is not None and grant.issuer else None
+
+    def answer(self, request: Request) -> Response:
         with self._faults_lock:
             self.requests.append((request.method, request.path))
             fault = next((f for f in self.faults if f.path == request.path and f.times > 0), None)
@@ -164,7 +219,7 @@ class FakeApp:
             return self.encode(JSON, failure.status, failure.body())
         if match is None:
             return self.encode(fmt, 404, ApiFailure(404, "not-found", "No such path").body())
-        api: Api = "marketplace" if match[1] == "api" else "integration"
+        api = API_OF_SEGMENT[match[1]]
         try:
             return self.encode(fmt, 200, self.api_call(request, api, match[2]))
         except ApiFailure as failure:

@@ -34,7 +34,9 @@ from typing import Any
 from werkzeug.wrappers import Request, Response
 
 from flexclient._narrow import is_json_object, is_list
+from flexclient.credits import usage_type
 from flexclient.testing._loopback import LoopbackServer
+from flexclient.testing._metering import Metered, Meters, wire_path
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -81,12 +83,23 @@ def _refs(value: object) -> Iterator[tuple[str, str]]:
             stack.extend(item)
 
 
-class FakeAssetCDN(LoopbackServer):
+class FakeAssetCDN(Metered, LoopbackServer):
     """The Asset Delivery API for one client ID, on 127.0.0.1 (see the module docstring).
 
     `assets` (path -> JSON data) and `included` (resources such as `imageAsset`s, each with
     `id` and `type`) make the first version. Options: `client_id` (a fixed one by default, the
     fake marketplace's), `port` (0 picks a free one), `redirect_aliases`.
+
+    `usage` counts what its answers would cost, a meter of its own (it is not a part of any
+    `FakeMarketplace`): each request as a Simple asset read (0.5 credits), billed by its
+    status as Sharetribe bills (a redirect from an alias, 3xx, is not; a missing asset, 404,
+    is), under the asset path template (`/v1/assets/pub/{clientId}/v/...`).
+
+    >>> with FakeAssetCDN({"content/x.json": {}}) as cdn:  # doctest: +SKIP
+    ...     sdk = MarketplaceClient(cdn.client_id, asset_cdn_base_url=cdn.url)
+    ...     sdk.asset_by_alias("content/x.json")  # a redirect, then the asset
+    ...     cdn.usage
+    <UsageMeter 2 requests, 0.5 credits>
     """
 
     _what = "the fake asset CDN"
@@ -108,6 +121,7 @@ class FakeAssetCDN(LoopbackServer):
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
         self._faults: list[_Fault] = []
+        self._meters = Meters()
         super().__init__(port)
         self.publish(assets or {}, included)
 
@@ -188,7 +202,10 @@ class FakeAssetCDN(LoopbackServer):
     def _wsgi(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         request = Request(environ)
         target = environ.get("RAW_URI") or environ.get("REQUEST_URI") or request.full_path
-        response = self._answer(request, str(target))
+        path = wire_path(environ, request.path)
+        response = self._meters.answer(
+            path, lambda: self._answer(request, str(target)), endpoint_exists=bool(usage_type(path))
+        )
         return response(environ, start_response)
 
     def _answer(self, request: Request, target: str) -> Response:

@@ -31,6 +31,7 @@ from flexclient.testing._params import (
     spec_of,
 )
 from flexclient.testing._render import Api, Refs, Renderer, Resource, stored_type
+from flexclient.testing._routes import SEGMENTS
 from flexclient.testing._schema import EXTENDED_DATA, BadValue, changed, field_names
 
 T = TypeVar("T")
@@ -109,6 +110,11 @@ class Call:
     @property
     def command(self) -> bool:
         return self.endpoint.kind != "query"
+
+    @property
+    def url_path(self) -> str:
+        """The path of the endpoint called, `/v1/api/file_uploads/create`."""
+        return f"/v1/{SEGMENTS[self.api]}/{self.endpoint.path}"
 
     @property
     def renderer(self) -> Renderer:

@@ -20,6 +20,9 @@ Handler = Callable[["Call"], dict[str, Any]]
 AnyEndpoint = Endpoint[Any, Any]
 
 TABLES: dict[Api, type] = {"marketplace": MarketplaceEndpoints, "integration": IntegrationEndpoints}
+# Each API's segment of the URL path: /v1/api/..., /v1/integration_api/...
+SEGMENTS: dict[Api, str] = {"marketplace": "api", "integration": "integration_api"}
+API_OF_SEGMENT: dict[str, Api] = {segment: api for api, segment in SEGMENTS.items()}
 
 
 @dataclass(frozen=True)

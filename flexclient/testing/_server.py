@@ -14,9 +14,10 @@ from flexclient.testing._auth_api import Clients
 from flexclient.testing._call import ApiFailure
 from flexclient.testing._context import CONSOLE, TRANSACTION, Context
 from flexclient.testing._loopback import LoopbackServer
+from flexclient.testing._metering import Metered
 
 
-class FakeMarketplace(LoopbackServer):
+class FakeMarketplace(Metered, LoopbackServer):
     """An in-memory stand-in for Sharetribe, served over HTTP on 127.0.0.1.
 
     It speaks both APIs and the Authentication API, in Transit and JSON, with the API's
@@ -30,6 +31,16 @@ class FakeMarketplace(LoopbackServer):
     Options: `port` (0 picks a free one), `seed` (`"demo"` for the demo data; see
     `flexclient.testing.DEMO_USERS`), `token_ttl` (seconds an access token lives),
     `rate_limits="dev"` (answer 429 past the dev environment's limits).
+
+    `usage` counts the credits its answers would cost on Sharetribe, as Sharetribe bills them
+    (docs/credits.md): the requests to both APIs and the Authentication API by the status
+    answered (injected faults too), image uploads with their image's bytes, and the bytes
+    stored or served by the file storage under the endpoint that gave the URL.
+
+    >>> with FakeMarketplace() as fake:  # doctest: +SKIP
+    ...     MarketplaceClient(fake.client_id, base_url=fake.url).listings.query()
+    ...     fake.usage  # a token request (1 credit) and a listing query (5)
+    <UsageMeter 2 requests, 6 credits>
     """
 
     _what = "the fake marketplace"
@@ -49,6 +60,7 @@ class FakeMarketplace(LoopbackServer):
         self.app: FakeApp = FakeApp(
             self.state, self.clients, RateLimits() if rate_limits == "dev" else None
         )
+        self._meters = self.app.meters
         super().__init__(port)
         if seed == "demo":
             from flexclient.testing._seed import seed_demo

@@ -178,6 +178,7 @@ class StorageToken:
     kind: str
     file_id: uuid.UUID
     expires_at: dt.datetime
+    issuer: str = ""  # the path of the endpoint that gave the URL, which bills its transfer
 
 
 @dataclass

@@ -98,7 +98,7 @@ def files_query(c: Call) -> dict[str, Any]:
 def _token(c: Call, kind: str, fid: uuid.UUID) -> tuple[str, dt.datetime]:
     token = secrets.token_urlsafe(24)
     expires = c.state.time() + URL_LIFETIME
-    c.state.storage_tokens[token] = s.StorageToken(kind, fid, expires)
+    c.state.storage_tokens[token] = s.StorageToken(kind, fid, expires, c.url_path)
     return token, expires
 
 
