@@ -8,7 +8,7 @@ import uuid
 from typing import Any
 
 from flexclient import LatLng, Money
-from flexclient._wire import JSON, TRANSIT
+from flexclient._wire.formats import JSON, TRANSIT
 from flexclient.testing._app import keyword_types
 
 

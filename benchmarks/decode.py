@@ -35,10 +35,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 import _plain_models
 from _pages import encoded
 
-from flexclient._decoding import read_envelope
-from flexclient._json import gc_paused
-from flexclient._wire import JSON, TRANSIT
+from flexclient._support.json_reading import gc_paused
+from flexclient._wire.formats import JSON, TRANSIT
 from flexclient.models import Listing
+from flexclient.models._decoding import read_envelope
 from flexclient.models._envelope import _adapter
 
 ROOT = Path(__file__).parents[1]

@@ -17,7 +17,7 @@ import time
 import requests
 
 from flexclient import MarketplaceClient
-from flexclient._wire import WireFormatName
+from flexclient._wire.formats import WireFormatName
 from flexclient.testing import Served, fake_process
 
 

@@ -7,12 +7,12 @@
 
 from typing import TYPE_CHECKING
 
-from flexclient._lazy import lazy_exports
+from flexclient._support.lazy import lazy_exports
 
 __version__ = "0.1.0"
 
 # What mypy and pyright read; at run time each name's module is imported when the name is
-# first used (flexclient._lazy), from the table below. tests/test_public_api.py checks both.
+# first used (flexclient._support.lazy), from the table below. tests/test_public_api.py checks both.
 if TYPE_CHECKING:
     from flexclient._assets import (
         AssetReferenceError as AssetReferenceError,
@@ -23,21 +23,21 @@ if TYPE_CHECKING:
         ImageAssetVariant as ImageAssetVariant,
         JsonAsset as JsonAsset,
     )
-    from flexclient._auth_info import AuthInfo as AuthInfo
+    from flexclient._auth.info import AuthInfo as AuthInfo
     from flexclient._clients import (
         IntegrationClient as IntegrationClient,
         MarketplaceClient as MarketplaceClient,
     )
-    from flexclient._cookies import (
+    from flexclient._auth.cookies import (
         CookieTokenStore as CookieTokenStore,
         TokenCookie as TokenCookie,
     )
-    from flexclient._deadline import DeadlineAdapter as DeadlineAdapter
-    from flexclient._endpoint_kinds import (
+    from flexclient._http.deadline import DeadlineAdapter as DeadlineAdapter
+    from flexclient._endpoints.kinds import (
         RequestOptions as RequestOptions,
         Response as Response,
     )
-    from flexclient._error_body import (
+    from flexclient._errors.body import (
         ErrorEnvelope as ErrorEnvelope,
         ErrorItem as ErrorItem,
         ErrorSource as ErrorSource,
@@ -84,31 +84,31 @@ if TYPE_CHECKING:
         UploadTarget as UploadTarget,
         file_metadata as file_metadata,
     )
-    from flexclient._limits import (
+    from flexclient._http.limits import (
         Bucket as Bucket,
         RateLimits as RateLimits,
     )
-    from flexclient._multipart import UploadProgress as UploadProgress
+    from flexclient._http.multipart import UploadProgress as UploadProgress
     from flexclient._options import (
         ClientOptions as ClientOptions,
         Options as Options,
     )
-    from flexclient._pages import PaginationLimitWarning as PaginationLimitWarning
-    from flexclient._query import object_query as object_query
-    from flexclient._tokens import (
+    from flexclient._endpoints.pages import PaginationLimitWarning as PaginationLimitWarning
+    from flexclient._wire.query import object_query as object_query
+    from flexclient._auth.tokens import (
         FileTokenStore as FileTokenStore,
         LockingTokenStore as LockingTokenStore,
         MemoryTokenStore as MemoryTokenStore,
         Token as Token,
         TokenStore as TokenStore,
     )
-    from flexclient._transport import RetryPolicy as RetryPolicy
-    from flexclient._types import (
+    from flexclient._http.transport import RetryPolicy as RetryPolicy
+    from flexclient._wire.value_types import (
         LatLng as LatLng,
         LatLngBounds as LatLngBounds,
         Money as Money,
     )
-    from flexclient._variants import (
+    from flexclient._wire.variants import (
         ImageFit as ImageFit,
         ImageVariant as ImageVariant,
         image_variants as image_variants,
@@ -133,21 +133,21 @@ if not TYPE_CHECKING:
                 "ImageAssetVariant",
                 "JsonAsset",
             ),
-            "._auth_info": ("AuthInfo",),
+            "._auth.info": ("AuthInfo",),
             "._clients": (
                 "IntegrationClient",
                 "MarketplaceClient",
             ),
-            "._cookies": (
+            "._auth.cookies": (
                 "CookieTokenStore",
                 "TokenCookie",
             ),
-            "._deadline": ("DeadlineAdapter",),
-            "._endpoint_kinds": (
+            "._http.deadline": ("DeadlineAdapter",),
+            "._endpoints.kinds": (
                 "RequestOptions",
                 "Response",
             ),
-            "._error_body": ("ErrorEnvelope", "ErrorItem", "ErrorSource"),
+            "._errors.body": ("ErrorEnvelope", "ErrorItem", "ErrorSource"),
             "._errors": (
                 "ApiError",
                 "AuthError",
@@ -190,31 +190,31 @@ if not TYPE_CHECKING:
                 "UploadTarget",
                 "file_metadata",
             ),
-            "._limits": (
+            "._http.limits": (
                 "Bucket",
                 "RateLimits",
             ),
-            "._multipart": ("UploadProgress",),
+            "._http.multipart": ("UploadProgress",),
             "._options": (
                 "ClientOptions",
                 "Options",
             ),
-            "._pages": ("PaginationLimitWarning",),
-            "._query": ("object_query",),
-            "._tokens": (
+            "._endpoints.pages": ("PaginationLimitWarning",),
+            "._wire.query": ("object_query",),
+            "._auth.tokens": (
                 "FileTokenStore",
                 "LockingTokenStore",
                 "MemoryTokenStore",
                 "Token",
                 "TokenStore",
             ),
-            "._transport": ("RetryPolicy",),
-            "._types": (
+            "._http.transport": ("RetryPolicy",),
+            "._wire.value_types": (
                 "LatLng",
                 "LatLngBounds",
                 "Money",
             ),
-            "._variants": (
+            "._wire.variants": (
                 "ImageFit",
                 "ImageVariant",
                 "image_variants",

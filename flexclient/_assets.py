@@ -24,14 +24,14 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from flexclient._endpoint_kinds import Response
+from flexclient._endpoints.kinds import Response
 from flexclient._errors import FlexError, ParameterError, UnexpectedResponseError
 from flexclient._file_transfer import Offsite, OffsiteUrl, offsite_url
-from flexclient._json import NestingError, read_json
-from flexclient._narrow import is_dict, is_json_object, is_list, is_mapping, is_sequence
-from flexclient._query import write_query
-from flexclient._transport import Metering, RawResponse, Timeout
-from flexclient._values import check_text
+from flexclient._http.transport import Metering, RawResponse, Timeout
+from flexclient._support.json_reading import NestingError, read_json
+from flexclient._support.narrow import is_dict, is_json_object, is_list, is_mapping, is_sequence
+from flexclient._wire.query import write_query
+from flexclient._wire.values import check_text
 from flexclient.models._resource import wire_name
 
 MAX_NESTING = 500

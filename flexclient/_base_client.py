@@ -25,11 +25,10 @@ from urllib.parse import urlencode
 
 import requests
 
+from flexclient._auth.tokens import MemoryTokenStore, Token, TokenStore, store_lock
 from flexclient._charging import Charge, call_budget
-from flexclient._checks import check_mapping
-from flexclient._deadline import deadline_scope
-from flexclient._decoding import read_envelope
-from flexclient._endpoint_kinds import Endpoint, GroupSlot, ListQuery, RequestOptions, Response
+from flexclient._endpoints.checks import check_mapping
+from flexclient._endpoints.kinds import Endpoint, GroupSlot, ListQuery, RequestOptions, Response
 from flexclient._errors import (
     ApiError,
     AuthError,
@@ -38,15 +37,10 @@ from flexclient._errors import (
     UnexpectedResponseError,
     error_class_for,
 )
-from flexclient._json import read_json
-from flexclient._limits import Limiter
-from flexclient._multipart import multipart_factory, upload_bar
-from flexclient._narrow import is_json_object, is_list, is_mapping
-from flexclient._options import ClientOptions, Options
-from flexclient._query import write_query
-from flexclient._suggest import no_such
-from flexclient._tokens import MemoryTokenStore, Token, TokenStore, store_lock
-from flexclient._transport import (
+from flexclient._http.deadline import deadline_scope
+from flexclient._http.limits import Limiter
+from flexclient._http.multipart import multipart_factory, upload_bar
+from flexclient._http.transport import (
     UPLOAD_TIMEOUT,
     Body,
     RawResponse,
@@ -56,19 +50,25 @@ from flexclient._transport import (
     check_timeout,
     default_deadline,
 )
-from flexclient._wire import (
+from flexclient._options import ClientOptions, Options
+from flexclient._support.json_reading import read_json
+from flexclient._support.narrow import is_json_object, is_list, is_mapping
+from flexclient._support.suggest import no_such
+from flexclient._wire.formats import (
     FORMATS,
     JSON,
     WireDecodeError,
     WireFormat,
     format_for_content_type,
 )
+from flexclient._wire.query import write_query
 from flexclient.credits import UsageMeter, check_credit_budget
 from flexclient.models import Envelope, Resource
+from flexclient.models._decoding import read_envelope
 from flexclient.models._envelope import EnvelopeError
 
 if TYPE_CHECKING:
-    from flexclient._auth_info import AuthInfo
+    from flexclient._auth.info import AuthInfo
 
 log = logging.getLogger("flexclient")
 
@@ -127,7 +127,7 @@ def api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str =
         try:
             decoded = fmt.decode(raw.content)
             if is_mapping(decoded) and isinstance(decoded.get("errors"), list):
-                from flexclient._error_body import ErrorEnvelope  # with the first error body
+                from flexclient._errors.body import ErrorEnvelope  # with the first error body
 
                 data = ErrorEnvelope.model_validate(decoded)
         except (WireDecodeError, ValueError):
@@ -608,6 +608,6 @@ class BaseClient(ABC):
         >>> sdk.auth_info().is_anonymous  # doctest: +SKIP
         True
         """
-        from flexclient._auth_info import AuthInfo
+        from flexclient._auth.info import AuthInfo
 
         return AuthInfo.of(self.token_store.get())

@@ -31,16 +31,16 @@ from flexclient._environment import (
     base_url_from_env,
     from_env,
 )
-from flexclient._narrow import is_array, is_list
+from flexclient._support.narrow import is_array, is_list
 
 # `flexclient --help` and mistakes in the command line answer at once: the client, requests
 # and pydantic are imported by the commands that call the API.
 if TYPE_CHECKING:
     from typing_extensions import TypeIs
 
+    from flexclient._auth.tokens import FileTokenStore
     from flexclient._base_client import BaseClient
-    from flexclient._endpoint_kinds import BoundCommand, BoundQuery, Response
-    from flexclient._tokens import FileTokenStore
+    from flexclient._endpoints.kinds import BoundCommand, BoundQuery, Response
     from flexclient.credits import UsageSnapshot
     from flexclient.models import Envelope
 
@@ -57,7 +57,7 @@ def parse_value(text: str) -> object:
     >>> parse_value("5"), parse_value("money:5000:USD"), parse_value("str:5")
     (5, Money(amount=5000, currency='USD'), '5')
     """
-    from flexclient._values import KINDS, parse
+    from flexclient._wire.values import KINDS, parse
 
     kind, sep, rest = text.partition(":")
     if sep and kind in KINDS:
@@ -93,7 +93,7 @@ def parse_pairs(pairs: Sequence[str]) -> dict[str, object]:
 
 
 def envelope_json(envelope: Envelope[Any]) -> str:
-    from flexclient._values import jsonable
+    from flexclient._wire.values import jsonable
     from flexclient.models import Resource
 
     def dump(item: Any) -> Any:
@@ -117,7 +117,7 @@ def table(
 ) -> str:
     """Rows as aligned text columns: the given ones, or the first attributes and, for each
     relationship in `related`, the words that name it (`author.profile.display_name`)."""
-    from flexclient._values import display
+    from flexclient._wire.values import display
     from flexclient.models._display import LABELS
 
     if not rows:
@@ -143,7 +143,7 @@ def table(
 
 def _token_file(args: argparse.Namespace, client_id: str) -> FileTokenStore:
     """Where `login` keeps the user's token for later Marketplace API calls."""
-    from flexclient._tokens import FileTokenStore
+    from flexclient._auth.tokens import FileTokenStore
 
     default = Path("~/.config/flexclient").expanduser() / f"{client_id}.token.json"
     return FileTokenStore(Path(args.token_file) if args.token_file else default)
@@ -198,22 +198,22 @@ def _client(args: argparse.Namespace, integration: bool) -> Generator[BaseClient
 
 
 def _is_endpoint(value: object) -> TypeIs[BoundQuery[Any, Any] | BoundCommand[Any, Any]]:
-    from flexclient._endpoint_kinds import BoundCommand, BoundQuery
+    from flexclient._endpoints.kinds import BoundCommand, BoundQuery
 
     return isinstance(value, BoundQuery | BoundCommand)
 
 
 def _endpoint(group: object, action: str) -> BoundQuery[Any, Any] | BoundCommand[Any, Any] | None:
     """The endpoint `group.action` of a client, or None."""
-    from flexclient._endpoint_kinds import Group
+    from flexclient._endpoints.kinds import Group
 
     method: object = getattr(group, action, None) if isinstance(group, Group) else None
     return method if _is_endpoint(method) else None
 
 
 def cmd_call(args: argparse.Namespace) -> int:
-    from flexclient._endpoint_kinds import BoundCommand
-    from flexclient._suggest import did_you_mean, endpoint_names
+    from flexclient._endpoints.kinds import BoundCommand, endpoint_names
+    from flexclient._support.suggest import did_you_mean
 
     with make_client(args, args.integration) as client:
         group_name, _, action = args.endpoint.partition(".")
@@ -262,7 +262,7 @@ def cmd_login(args: argparse.Namespace) -> int:
 
 def cmd_tail(args: argparse.Namespace) -> int:
     from flexclient._clients import IntegrationClient
-    from flexclient._values import display
+    from flexclient._wire.values import display
 
     with make_client(args, integration=True) as client:
         assert isinstance(client, IntegrationClient)

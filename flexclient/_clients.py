@@ -1,6 +1,6 @@
 """The two public clients: `MarketplaceClient` and `IntegrationClient`.
 
-Each is its API's endpoint groups (`flexclient._endpoint_table`) on the shared machinery
+Each is its API's endpoint groups (`flexclient._endpoints.table`) on the shared machinery
 (`flexclient._base_client`), plus the authentication calls that differ between the two APIs.
 """
 
@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
 import requests
 
+from flexclient._auth.tokens import MemoryTokenStore, Token, TokenStore
 from flexclient._base_client import BaseClient
-from flexclient._checks import uuid_value
-from flexclient._deadline import deadline_scope
-from flexclient._endpoint_kinds import Response
-from flexclient._endpoint_table import IntegrationEndpoints, MarketplaceEndpoints
+from flexclient._endpoints.kinds import Response
+from flexclient._endpoints.table import IntegrationEndpoints, MarketplaceEndpoints
 from flexclient._environment import (
     INTEGRATION_ID_VAR,
     INTEGRATION_SECRET_VAR,
@@ -29,11 +28,12 @@ from flexclient._environment import (
     from_env,
 )
 from flexclient._errors import ParameterError, UnexpectedResponseError
-from flexclient._multipart import FileInput, ProgressCallback, upload_bar
-from flexclient._narrow import is_str
+from flexclient._http.deadline import deadline_scope
+from flexclient._http.multipart import FileInput, ProgressCallback, upload_bar
+from flexclient._http.transport import UPLOAD_TIMEOUT, Timeout, Transport, check_timeout
 from flexclient._options import ClientOptions, Options
-from flexclient._tokens import MemoryTokenStore, Token, TokenStore
-from flexclient._transport import UPLOAD_TIMEOUT, Timeout, Transport, check_timeout
+from flexclient._support.narrow import is_str
+from flexclient._wire.values import uuid_value
 
 # The asset, file and events modules are imported by the methods that use them: a program
 # that does not is spared their import time.

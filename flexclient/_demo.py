@@ -17,7 +17,7 @@ from flexclient import (
     NotFoundError,
     UploadProgress,
 )
-from flexclient._values import display
+from flexclient._wire.values import display
 
 
 def _photo(width: int = 320, height: int = 240) -> bytes:

@@ -22,9 +22,9 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Protocol, TypedDict, Unpack
 
 from flexclient._errors import ParameterError, PositionStoreError, UnexpectedResponseError
-from flexclient._files import NotRegularFile, read_regular, write_atomic
-from flexclient._memory import MemoryValue
-from flexclient._transport import check_deadline
+from flexclient._http.transport import check_deadline
+from flexclient._support.files import NotRegularFile, read_regular, write_atomic
+from flexclient._support.memory import MemoryValue
 from flexclient.models import Event
 
 if TYPE_CHECKING:

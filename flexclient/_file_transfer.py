@@ -34,17 +34,16 @@ import urllib3
 from pydantic import BaseModel
 
 from flexclient._charging import TransferBill
-from flexclient._deadline import DeadlineAdapter
 from flexclient._errors import ParameterError, RedirectError
-from flexclient._multipart import (
+from flexclient._http.deadline import DeadlineAdapter
+from flexclient._http.multipart import (
     FileInput,
     MultipartBody,
     ProgressCallback,
     Source,
     UploadProgress,
 )
-from flexclient._narrow import is_mapping, is_str
-from flexclient._transport import (
+from flexclient._http.transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT,
     Body,
@@ -55,6 +54,7 @@ from flexclient._transport import (
     Transport,
     is_credential_safe,
 )
+from flexclient._support.narrow import is_mapping, is_str
 from flexclient.models import FileUpload, OwnFile
 from flexclient.params import OwnFilesCreateParams
 
@@ -337,7 +337,7 @@ class FileTransfer:
 
 class _FileBody(MultipartBody):
     """A file's bytes alone, read in chunks with progress reports: the reading of
-    `MultipartBody` (`flexclient._multipart`) with one part and no multipart framing."""
+    `MultipartBody` (`flexclient._http.multipart`) with one part and no multipart framing."""
 
     def __init__(self, source: Source, on_progress: ProgressCallback | None) -> None:
         io.RawIOBase.__init__(self)

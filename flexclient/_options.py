@@ -16,13 +16,11 @@ from urllib.parse import urlsplit
 
 import requests
 
+from flexclient._auth.tokens import TokenStore
 from flexclient._environment import ASSET_CDN_BASE_URL
 from flexclient._errors import ParameterError
-from flexclient._frozen import Frozen
-from flexclient._limits import PresetName, RateLimits
-from flexclient._narrow import is_whole
-from flexclient._tokens import TokenStore
-from flexclient._transport import (
+from flexclient._http.limits import PresetName, RateLimits
+from flexclient._http.transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT,
     RetryPolicy,
@@ -31,7 +29,9 @@ from flexclient._transport import (
     check_timeout,
     is_credential_safe,
 )
-from flexclient._wire import WireFormatName
+from flexclient._support.frozen import Frozen
+from flexclient._support.narrow import is_whole
+from flexclient._wire.formats import WireFormatName
 from flexclient.credits import check_credit_budget
 
 if TYPE_CHECKING:

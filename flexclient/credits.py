@@ -30,7 +30,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from flexclient._errors import CreditBudgetExceededError, ParameterError
-from flexclient._frozen import Frozen
+from flexclient._support.frozen import Frozen
 
 __all__ = [
     "BYTES_PER_GB",
@@ -512,7 +512,7 @@ class UsageSnapshot(Frozen, _Totals):
     def to_pandas(self) -> Any:
         """A pandas DataFrame, one row a path (its index), with the columns of `EndpointUsage`;
         the credits stay exact `Decimal`s (pandas: the `pandas` extra)."""
-        from flexclient._extras import require
+        from flexclient._errors import require
 
         pd = require("pandas", "pandas", "UsageMeter.to_pandas")
         columns = ["path", *(f.name for f in fields(EndpointUsage))]

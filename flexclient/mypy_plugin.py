@@ -32,8 +32,8 @@ _COMMANDS = ("BoundCommand", "BoundRequiredCommand", "BoundUpload")
 # The methods hooked, and the position of the argument whose dict literal may hold custom
 # keys: the query parameters (the first argument of a query, the second of a command).
 _HOOKED = {
-    **{f"flexclient._endpoint_kinds.{c}.{m}": 0 for c in _QUERIES for m in _QUERY_METHODS},
-    **{f"flexclient._endpoint_kinds.{c}.__call__": 1 for c in _COMMANDS},
+    **{f"flexclient._endpoints.kinds.{c}.{m}": 0 for c in _QUERIES for m in _QUERY_METHODS},
+    **{f"flexclient._endpoints.kinds.{c}.__call__": 1 for c in _COMMANDS},
 }
 
 # The TypedDict a hooked literal was declared with, from the signature hook to the check.

@@ -13,7 +13,7 @@ import requests_mock
 from requests.adapters import BaseAdapter
 
 from flexclient import IntegrationClient, MarketplaceClient, RetryPolicy
-from flexclient._wire import TRANSIT
+from flexclient._wire.formats import TRANSIT
 
 MP = "https://mp.test"
 IG = "https://ig.test"

@@ -9,7 +9,7 @@ import uuid
 from typing import Any
 
 from flexclient import LatLng, Money
-from flexclient._wire import TRANSIT
+from flexclient._wire.formats import TRANSIT
 from tests.shapes import is_dict, is_list
 
 LISTING = uuid.UUID("11111111-1111-4111-8111-111111111111")

@@ -11,7 +11,7 @@ import pytest
 import requests_mock
 
 from flexclient import IntegrationClient, MarketplaceClient, ParameterError
-from flexclient._checks import id_keys, is_custom_key
+from flexclient._endpoints.checks import id_keys, is_custom_key
 from flexclient.params import (
     AvailabilityExceptionsQueryParams,
     CurrentUserCreateWithIdpParams,

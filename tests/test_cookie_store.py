@@ -28,7 +28,7 @@ from flexclient import (
     Token,
     TokenCookie,
 )
-from flexclient._cookies import COOKIE_MAX_AGE, decode_token, encode_token
+from flexclient._auth.cookies import COOKIE_MAX_AGE, decode_token, encode_token
 from flexclient.testing import FakeMarketplace
 from tests.conftest import MP, NO_WAIT, token_json
 from tests.js_sdks import ROOT, run_js

@@ -16,7 +16,7 @@ import requests_mock
 
 from flexclient import IntegrationClient, LatLng, MarketplaceClient, Money
 from flexclient._base_client import BaseClient
-from flexclient._endpoint_kinds import (
+from flexclient._endpoints.kinds import (
     BoundCommand,
     BoundListQuery,
     BoundQuery,
@@ -26,8 +26,8 @@ from flexclient._endpoint_kinds import (
     ListQuery,
     Params,
 )
-from flexclient._endpoint_table import IntegrationEndpoints, MarketplaceEndpoints
-from flexclient._wire import WireFormatName
+from flexclient._endpoints.table import IntegrationEndpoints, MarketplaceEndpoints
+from flexclient._wire.formats import WireFormatName
 from flexclient.models import Resource
 from flexclient.params import CommandQueryParams
 from tests.conftest import IG, MP, NO_WAIT, answer

@@ -15,10 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import Field
 
-from flexclient._decoding import read_envelope
-from flexclient._json import gc_paused
-from flexclient._wire import JSON, TRANSIT, WireFormat
+from flexclient._support.json_reading import gc_paused
+from flexclient._wire.formats import JSON, TRANSIT, WireFormat
 from flexclient.models import Attributes, Listing, Resource, User
+from flexclient.models._decoding import read_envelope
 from flexclient.models._envelope import Envelope, EnvelopeError, build_envelope
 from tests import sample
 
@@ -207,7 +207,7 @@ def test_deeply_nested_json_leaves_the_programs_finalizers_alone(
     # finalizers a few frames from the recursion limit, where they fail ("Exception ignored").
     import sys
 
-    from flexclient._json import NestingError, read_json
+    from flexclient._support.json_reading import NestingError, read_json
 
     ignored: list[object] = []
     monkeypatch.setattr(sys, "unraisablehook", ignored.append)

@@ -10,7 +10,7 @@ import pytest
 
 from flexclient import FlexError, MissingExtraError
 from flexclient._cli import main
-from flexclient._multipart import upload_bar
+from flexclient._http.multipart import upload_bar
 from flexclient.models import Envelope, Meta
 
 

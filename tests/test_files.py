@@ -33,7 +33,7 @@ from flexclient import (
     UploadProgress,
     file_metadata,
 )
-from flexclient._wire import TRANSIT
+from flexclient._wire.formats import TRANSIT
 from tests.conftest import MP, NO_WAIT, TRANSIT_CT, transit_body
 from tests.js_sdks import ROOT, run_js
 

@@ -1,5 +1,5 @@
 """flexclient's frozen dataclasses compare, hash and show themselves as the standard
-library's `@dataclass(frozen=True)` would (flexclient._frozen writes those methods once)."""
+library's `@dataclass(frozen=True)` would (flexclient._support.frozen writes those methods once)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import flexclient
-from flexclient._frozen import Frozen
 from flexclient._options import Options
+from flexclient._support.frozen import Frozen
 
 
 def frozen_classes() -> list[type[Frozen]]:

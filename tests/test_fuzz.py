@@ -26,10 +26,10 @@ from flexclient import (
     ParameterError,
     UnexpectedResponseError,
 )
-from flexclient._decoding import money_from
-from flexclient._query import write_query
-from flexclient._transport import RawResponse
-from flexclient._wire import JSON, TRANSIT
+from flexclient._http.transport import RawResponse
+from flexclient._wire.formats import JSON, TRANSIT
+from flexclient._wire.query import write_query
+from flexclient._wire.values import money_from
 from tests.conftest import MP, NO_WAIT, token_json
 from tests.test_transit_js import HOSTILE
 

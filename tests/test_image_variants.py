@@ -16,7 +16,7 @@ from flexclient import (
     image_variants,
     object_query,
 )
-from flexclient._query import write_query
+from flexclient._wire.query import write_query
 from tests.conftest import MP, TRANSIT_CT, transit_body
 from tests.js_sdks import ROOT, run_js
 

@@ -19,8 +19,8 @@ import pytest
 import requests_mock
 
 from flexclient import IntegrationClient, LatLng, LatLngBounds, MarketplaceClient, Money
-from flexclient._endpoint_kinds import BoundListQuery
-from flexclient._wire import TRANSIT
+from flexclient._endpoints.kinds import BoundListQuery
+from flexclient._wire.formats import TRANSIT
 from tests.conftest import NO_WAIT
 from tests.shapes import as_list, as_str, is_dict, is_json_object, is_list
 

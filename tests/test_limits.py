@@ -19,7 +19,7 @@ from flexclient import (
     RateLimits,
     Token,
 )
-from flexclient._limits import TokenBucket
+from flexclient._http.limits import TokenBucket
 
 
 class FakeClock:

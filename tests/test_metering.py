@@ -21,7 +21,7 @@ from flexclient import (
     ServerError,
     Token,
 )
-from flexclient._endpoint_kinds import Bound, Group
+from flexclient._endpoints.kinds import Bound, Group
 from tests.conftest import IG, MP, NO_WAIT, OK, QUERY, UNAUTHORIZED, token_json
 
 DATA = Path(__file__).parent / "data" / "credits.tsv"

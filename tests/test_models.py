@@ -10,7 +10,7 @@ import requests_mock
 from pydantic import ValidationError
 
 from flexclient import LatLng, MarketplaceClient, Money, Resource
-from flexclient._wire import FORMATS, WireFormatName
+from flexclient._wire.formats import FORMATS, WireFormatName
 from flexclient.models import (
     Asset,
     Event,

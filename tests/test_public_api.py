@@ -28,7 +28,7 @@ def test_all_is_sorted_and_complete() -> None:
 
 
 def test_what_the_checkers_read_is_what_runs() -> None:
-    # Each lazy package lists its names twice (flexclient._lazy): the imports under
+    # Each lazy package lists its names twice (flexclient._support.lazy): the imports under
     # `if TYPE_CHECKING:` and the table of modules; both must give the same objects.
     for module in (flexclient, flexclient.models, flexclient.params):
         source = inspect.getsource(module)

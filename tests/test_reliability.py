@@ -418,7 +418,7 @@ def test_waiting_for_a_free_connection_ends_by_the_deadline() -> None:
 
 
 def test_a_wait_outside_any_call_waits_for_the_semaphore() -> None:
-    from flexclient._deadline import held
+    from flexclient._http.deadline import held
 
     slots = threading.BoundedSemaphore(1)
     with held(slots, "a slot"):

@@ -10,7 +10,7 @@ import pytest
 import requests_mock
 
 from flexclient import IntegrationClient, MarketplaceClient, Money
-from flexclient._wire import WireFormatName
+from flexclient._wire.formats import WireFormatName
 from flexclient.models import CurrentUser, Listing, OwnListing, Transaction, User
 from flexclient.models._envelope import build_envelope
 from tests import sample

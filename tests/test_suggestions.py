@@ -29,7 +29,7 @@ def test_a_misspelled_public_name_of_a_package_names_the_close_ones_a_private_on
         flexclient.MarketplaceClent  # type: ignore[attr-defined]  # noqa: B018
     with pytest.raises(AttributeError, match=r"'Listng'; did you mean 'Listing'"):
         flexclient.models.Listng  # type: ignore[attr-defined]  # noqa: B018
-    # what importing a submodule asks first (`from flexclient import _pages`): no difflib
+    # what importing a submodule asks first (`from flexclient import _events`): no difflib
     with pytest.raises(AttributeError, match=r"no attribute '_Listing'$"):
         flexclient.models._Listing  # type: ignore[attr-defined]  # noqa: B018
 

@@ -24,8 +24,8 @@ from transit.reader import JsonUnmarshaler
 from transit.transit_types import Boolean, Keyword, Symbol, TaggedValue, frozendict
 
 from flexclient import LatLng, Money
-from flexclient._transit import loads
-from flexclient._wire import TRANSIT
+from flexclient._wire.formats import TRANSIT
+from flexclient._wire.transit_reader import loads
 from tests.shapes import is_list, is_tuple
 from tests.test_wire import bodies
 

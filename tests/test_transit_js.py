@@ -25,11 +25,10 @@ from hypothesis import strategies as st
 from transit.transit_types import Keyword, TaggedValue
 
 from flexclient import LatLng, Money
-from flexclient._decoding import money_from
-from flexclient._transit import loads
-from flexclient._transit_writer import dumps
-from flexclient._values import js_number
-from flexclient._wire import TRANSIT, WireDecodeError
+from flexclient._wire.formats import TRANSIT, WireDecodeError
+from flexclient._wire.transit_reader import loads
+from flexclient._wire.transit_writer import dumps
+from flexclient._wire.values import js_number, money_from
 from tests.shapes import as_json_object, is_dict
 from tests.transit_js import Oracle, comparable, from_js, marked
 

@@ -29,8 +29,8 @@ from typing import Any, cast
 
 import pytest
 
-from flexclient._endpoint_kinds import Endpoint, Group, GroupSlot
-from flexclient._endpoint_table import IntegrationEndpoints, MarketplaceEndpoints
+from flexclient._endpoints.kinds import Endpoint, Group, GroupSlot
+from flexclient._endpoints.table import IntegrationEndpoints, MarketplaceEndpoints
 from tests.checkers import Found, mypy_errors, pyright_errors
 
 ROOT = Path(__file__).parents[1]

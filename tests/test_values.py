@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from flexclient import LatLng, LatLngBounds, Money, ParameterError
 from flexclient._cli import envelope_json, parse_value, table
 from flexclient._demo import _money
-from flexclient._multipart import _text
-from flexclient._query import write_query
-from flexclient._values import display, iso_millis
-from flexclient._wire import JSON
+from flexclient._http.multipart import _text
+from flexclient._wire.formats import JSON
+from flexclient._wire.query import write_query
+from flexclient._wire.values import display, iso_millis
 from flexclient.models import Envelope, Meta
 from flexclient.models._display import html_fields
 
@@ -119,6 +119,6 @@ def test_money_from_major_units_is_exact() -> None:
 def test_money_the_server_sends_is_read_whatever_its_currency() -> None:
     body = JSON.decode(b'{"price": {"amount": 5, "currency": "eur"}}')
     assert body == {"price": {"amount": 5, "currency": "eur"}}
-    from flexclient._transit import loads
+    from flexclient._wire.transit_reader import loads
 
     assert loads('["~#mn",[5,"eur"]]').currency == "eur"

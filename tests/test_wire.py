@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from transit.transit_types import Keyword
 
 from flexclient import LatLng, LatLngBounds, Money, ParameterError
-from flexclient._decoding import money_from
-from flexclient._wire import JSON, TRANSIT, WireDecodeError, format_for_content_type
+from flexclient._wire.formats import JSON, TRANSIT, WireDecodeError, format_for_content_type
+from flexclient._wire.values import money_from
 from tests.sample import jsonable
 
 VECTORS_FILE = Path(__file__).parent / "data" / "wire-vectors.json"  # see tests/data/README.md

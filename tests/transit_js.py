@@ -22,7 +22,7 @@ from typing import Any, cast
 from transit.transit_types import Keyword, TaggedValue
 
 from flexclient import LatLng, Money
-from flexclient._decoding import money_from
+from flexclient._wire.values import money_from
 from tests.js_sdks import node_env
 from tests.shapes import as_list, as_str, is_dict, is_list, is_sequence
 

@@ -2,10 +2,10 @@
 
 from typing import TYPE_CHECKING
 
-from flexclient._lazy import lazy_exports
+from flexclient._support.lazy import lazy_exports
 
 # What mypy and pyright read; at run time each name's module is imported when the name is
-# first used (flexclient._lazy), from the table below. tests/test_public_api.py checks both.
+# first used (flexclient._support.lazy), from the table below. tests/test_public_api.py checks both.
 if TYPE_CHECKING:
     from flexclient.models._envelope import (
         Envelope as Envelope,

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from flexclient._extras import require
-from flexclient._narrow import is_mapping
-from flexclient._types import LatLng, Money
-from flexclient._values import display
+from flexclient._errors import require
+from flexclient._support.narrow import is_mapping
+from flexclient._wire.value_types import LatLng, Money
+from flexclient._wire.values import display
 
 if TYPE_CHECKING:
     from flexclient.models._resource import Resource

@@ -16,7 +16,7 @@ from pydantic import (
 )
 from pydantic_core import CoreSchema, ErrorDetails, PydanticCustomError, core_schema
 
-from flexclient._narrow import is_list
+from flexclient._support.narrow import is_list
 from flexclient.models._display import dataframe, html_table, record
 from flexclient.models._resource import (
     WIRE_CONFIG,

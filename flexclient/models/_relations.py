@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ForwardRef, Generic, Self, TypeVar, get_args, overload
 
-from flexclient._lazy import declared_args
+from flexclient._support.lazy import declared_args
 
 if TYPE_CHECKING:
     from flexclient.models._resource import Resource

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler
 from pydantic_core import CoreSchema, core_schema
 
-from flexclient._checks import uuid_value
 from flexclient._errors import ParameterError, RelationshipNotIncludedError, RelationshipTypeError
-from flexclient._frozen import Frozen
-from flexclient._narrow import is_dict, is_list, is_set, is_str
+from flexclient._support.frozen import Frozen
+from flexclient._support.narrow import is_dict, is_list, is_set, is_str
+from flexclient._wire.values import uuid_value
 from flexclient.models._display import html_fields, record, short_repr
 from flexclient.models._relations import NO_RESPONSE_LINKS, Relation
 

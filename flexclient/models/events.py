@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
-from flexclient._narrow import is_mapping
+from flexclient._support.narrow import is_mapping
 from flexclient.models._resource import (
     AnyResource,
     Attributes,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 
-from flexclient._types import LatLng, Money
+from flexclient._wire.value_types import LatLng, Money
 from flexclient.models._relations import ToMany, ToOne, ToOneOrNone
 from flexclient.models._resource import Attributes, Resource
 

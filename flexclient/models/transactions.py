@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 
-from flexclient._types import Money
+from flexclient._wire.value_types import Money
 from flexclient.models._relations import ToMany, ToOne, ToOneOrNone
 from flexclient.models._resource import Attributes, Resource, WireModel, no_items
 

@@ -13,10 +13,10 @@ docs/typing.md.
 
 from typing import TYPE_CHECKING
 
-from flexclient._lazy import lazy_exports
+from flexclient._support.lazy import lazy_exports
 
 # What mypy and pyright read; at run time each name's module is imported when the name is
-# first used (flexclient._lazy), from the table below. tests/test_public_api.py checks both.
+# first used (flexclient._support.lazy), from the table below. tests/test_public_api.py checks both.
 if TYPE_CHECKING:
     from flexclient.params._common import (
         CommandQueryParams as CommandQueryParams,

@@ -4,7 +4,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Required, TypedDict
 
-from flexclient._types import LatLng, LatLngBounds, Money
+from flexclient._wire.value_types import LatLng, LatLngBounds, Money
 from flexclient.params._common import (
     ExtendedData,
     FileAttachments,

@@ -10,7 +10,7 @@
 Needs werkzeug, the `testing` extra (`pip install werkzeug`). See docs/testing.md.
 """
 
-from flexclient._extras import require
+from flexclient._errors import require
 
 require("werkzeug", "testing", "the fake marketplace (flexclient.testing)")
 

@@ -22,9 +22,9 @@ from transit.transit_types import Keyword
 from werkzeug.wrappers import Request, Response
 
 from flexclient._errors import ParameterError
-from flexclient._limits import Bucket, TokenBucket
-from flexclient._narrow import is_json_object, is_list
-from flexclient._wire import FORMATS, JSON, TRANSIT, WireDecodeError, WireFormat
+from flexclient._http.limits import Bucket, TokenBucket
+from flexclient._support.narrow import is_json_object, is_list
+from flexclient._wire.formats import FORMATS, JSON, TRANSIT, WireDecodeError, WireFormat
 from flexclient.credits import bills_transfer, usage_type
 from flexclient.testing import _auth_api, _handlers, _state
 from flexclient.testing._call import ApiFailure, Call

@@ -33,7 +33,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
-from flexclient._narrow import is_json_object, is_list
+from flexclient._support.narrow import is_json_object, is_list
 from flexclient.credits import usage_type
 from flexclient.testing._loopback import LoopbackServer
 from flexclient.testing._metering import Metered, Meters, wire_path

@@ -14,8 +14,8 @@ from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel
 
-from flexclient._endpoint_kinds import Endpoint
-from flexclient._narrow import is_json_object
+from flexclient._endpoints.kinds import Endpoint
+from flexclient._support.narrow import is_json_object
 from flexclient.models import CurrentUserAttributes
 from flexclient.testing import _state as s
 from flexclient.testing._context import INTEGRATION_API, MARKETPLACE_API, Context

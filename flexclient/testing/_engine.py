@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
-from flexclient._narrow import is_array, is_mapping
-from flexclient._types import Money
+from flexclient._support.narrow import is_array, is_mapping
+from flexclient._wire.value_types import Money
 from flexclient.models import TransactionAttributes
 from flexclient.testing import _availability, _processes
 from flexclient.testing import _state as s

@@ -18,13 +18,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, Required
 
-from flexclient._checks import uuid_value
-from flexclient._decoding import latlng_from
-from flexclient._endpoint_kinds import Endpoint
+from flexclient._endpoints.kinds import Endpoint
 from flexclient._errors import ParameterError
-from flexclient._narrow import is_array, is_mapping
-from flexclient._types import LatLng, LatLngBounds, Money
-from flexclient._values import parse
+from flexclient._support.narrow import is_array, is_mapping
+from flexclient._wire.value_types import LatLng, LatLngBounds, Money
+from flexclient._wire.values import latlng_from, parse, uuid_value
 from flexclient.params import Id
 
 

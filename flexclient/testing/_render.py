@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
-from flexclient._narrow import is_mapping
+from flexclient._support.narrow import is_mapping
 from flexclient.testing import _state as s
 from flexclient.testing._schema import attributes_model, relations, wire
 

@@ -1,4 +1,4 @@
-"""Which handler answers which request: the endpoint table (`flexclient._endpoint_table`) is the
+"""Which handler answers which request: the endpoint table (`flexclient._endpoints.table`) is the
 only list of endpoints. A request's path finds its entry in the table, and that entry (the
 `Endpoint` object itself) finds the handler that registered for it with `handles`.
 """
@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from flexclient._endpoint_kinds import Endpoint, Group, GroupSlot
-from flexclient._endpoint_table import IntegrationEndpoints, MarketplaceEndpoints
+from flexclient._endpoints.kinds import Endpoint, Group, GroupSlot
+from flexclient._endpoints.table import IntegrationEndpoints, MarketplaceEndpoints
 from flexclient.testing._render import Api
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from typing import Any, TypeGuard, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from flexclient._narrow import is_json_object, is_list
+from flexclient._support.narrow import is_json_object, is_list
 from flexclient.models import Attributes
 from flexclient.models._relations import Relation, ToMany
 from flexclient.models._resource import Resource, model_for

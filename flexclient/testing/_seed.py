@@ -8,7 +8,7 @@ import struct
 import uuid
 import zlib
 
-from flexclient._types import LatLng, Money
+from flexclient._wire.value_types import LatLng, Money
 from flexclient.models import CurrentUserAttributes, ImageAttributes, ListingAttributes
 from flexclient.testing import _state as s
 from flexclient.testing._stock import set_quantity

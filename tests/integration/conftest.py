@@ -9,7 +9,7 @@ from typing import Any, cast
 import pytest
 
 from flexclient import IntegrationClient, MarketplaceClient, Money
-from flexclient._wire import WireFormatName
+from flexclient._wire.formats import WireFormatName
 from flexclient.models import Transaction
 from flexclient.testing import FakeMarketplace
 from tests.conftest import NO_WAIT

@@ -336,7 +336,7 @@ STATUSES = (None, 400, 401, 403, 404, 409, 429, 500, 503)
 
 def every_call(client: MarketplaceClient | IntegrationClient) -> list[tuple[str, object]]:
     """(URL path, bound method) of every endpoint of `client` but the uploads."""
-    from flexclient._endpoint_kinds import Bound, BoundUpload, Group
+    from flexclient._endpoints.kinds import Bound, BoundUpload, Group
 
     found: list[tuple[str, object]] = []
     for name in dir(type(client)):
@@ -352,7 +352,7 @@ def every_call(client: MarketplaceClient | IntegrationClient) -> list[tuple[str,
 def some_params(bound: object) -> dict[str, object]:
     """Parameters with every required key of the endpoint, of a plausible kind: enough to be
     sent; whatever the fake answers, both meters must agree on it."""
-    from flexclient._endpoint_kinds import Bound
+    from flexclient._endpoints.kinds import Bound
 
     assert isinstance(bound, Bound)
     params: dict[str, object] = {}

@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from flexclient import BadRequestError, IntegrationClient, MarketplaceClient, Money
-from flexclient._endpoint_kinds import Endpoint
+from flexclient._endpoints.kinds import Endpoint
 from flexclient.models import Listing, ListingAttributes, UserAttributes
 from flexclient.testing import FakeMarketplace
 from flexclient.testing._routes import BY_PATH, TABLES, handler_for, routes

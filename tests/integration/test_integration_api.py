@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from flexclient import ConflictError, IntegrationClient, MarketplaceClient, Money
-from flexclient._wire import WireFormatName
+from flexclient._wire.formats import WireFormatName
 from flexclient.models import Event, Listing, Stock, User
 from flexclient.params import AvailabilityExceptionsQueryParams
 from flexclient.testing import FakeMarketplace

@@ -18,7 +18,7 @@ from flexclient import (
     ServerError,
     Token,
 )
-from flexclient._wire import TRANSIT, WireFormatName
+from flexclient._wire.formats import TRANSIT, WireFormatName
 from flexclient.testing import FakeMarketplace
 from flexclient.testing._app import keyword_types
 from tests import sample

@@ -10,8 +10,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from flexclient._narrow import is_json_object, is_list
-from flexclient._values import parse
+from flexclient._support.narrow import is_json_object, is_list
+from flexclient._wire.values import parse
 from flexclient.models import CurrentUserAttributes, ListingAttributes, TransactionAttributes
 from flexclient.testing import _state as s
 from flexclient.testing._call import Call, invalid, not_found

@@ -6,7 +6,7 @@ import datetime as dt
 import uuid
 from typing import Any
 
-from flexclient._endpoint_table import MarketplaceEndpoints as Market
+from flexclient._endpoints.table import MarketplaceEndpoints as Market
 from flexclient.testing import _availability
 from flexclient.testing import _state as s
 from flexclient.testing._call import Call, invalid, not_found

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from flexclient._endpoint_table import IntegrationEndpoints as Integ
+from flexclient._endpoints.table import IntegrationEndpoints as Integ
 from flexclient.testing._call import Call, invalid
 from flexclient.testing._handlers._lookup import time, words
 from flexclient.testing._routes import handles

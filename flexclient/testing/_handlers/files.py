@@ -15,9 +15,9 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
-from flexclient._endpoint_table import IntegrationEndpoints as Integ
-from flexclient._endpoint_table import MarketplaceEndpoints as Market
-from flexclient._narrow import is_mapping
+from flexclient._endpoints.table import IntegrationEndpoints as Integ
+from flexclient._endpoints.table import MarketplaceEndpoints as Market
+from flexclient._support.narrow import is_mapping
 from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, Call, invalid, not_found
 from flexclient.testing._routes import handles

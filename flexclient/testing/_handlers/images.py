@@ -5,8 +5,8 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from flexclient._endpoint_table import IntegrationEndpoints as Integ
-from flexclient._endpoint_table import MarketplaceEndpoints as Market
+from flexclient._endpoints.table import IntegrationEndpoints as Integ
+from flexclient._endpoints.table import MarketplaceEndpoints as Market
 from flexclient.models import ImageAttributes
 from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, Call

@@ -6,8 +6,8 @@ import datetime as dt
 import uuid
 from typing import Any
 
-from flexclient._endpoint_table import IntegrationEndpoints as Integ
-from flexclient._endpoint_table import MarketplaceEndpoints as Market
+from flexclient._endpoints.table import IntegrationEndpoints as Integ
+from flexclient._endpoints.table import MarketplaceEndpoints as Market
 from flexclient.models import ListingAttributes
 from flexclient.testing import _availability
 from flexclient.testing import _state as s

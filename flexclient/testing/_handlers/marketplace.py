@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flexclient._endpoint_table import IntegrationEndpoints as Integ
-from flexclient._endpoint_table import MarketplaceEndpoints as Market
+from flexclient._endpoints.table import IntegrationEndpoints as Integ
+from flexclient._endpoints.table import MarketplaceEndpoints as Market
 from flexclient.testing._call import Call
 from flexclient.testing._routes import handles
 

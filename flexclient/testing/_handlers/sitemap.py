@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flexclient._endpoint_table import MarketplaceEndpoints as Market
+from flexclient._endpoints.table import MarketplaceEndpoints as Market
 from flexclient.testing._call import Call
 from flexclient.testing._routes import handles
 

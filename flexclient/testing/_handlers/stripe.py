@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flexclient._endpoint_table import MarketplaceEndpoints as Market
+from flexclient._endpoints.table import MarketplaceEndpoints as Market
 from flexclient.models import CurrentUserAttributes
 from flexclient.testing import _state as s
 from flexclient.testing import _stripe

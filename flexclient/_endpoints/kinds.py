@@ -1,6 +1,6 @@
 """The kinds of endpoint method: queries, list queries, commands and uploads.
 
-An endpoint is declared once, as a class attribute of its group in `flexclient._endpoint_table`
+An endpoint is declared once, as a class attribute of its group in `flexclient._endpoints.table`
 (`query = ListQuery[ListingsQueryParams, Listing]("listings/query")`); reading it from a
 group of a client gives a callable bound to that client. The type arguments are the
 parameters the method takes (a TypedDict of `flexclient.params`) and the `data` of the
@@ -38,19 +38,20 @@ from typing import (
     Self,
     TypedDict,
     TypeVar,
+    cast,
     overload,
 )
 
 from requests.structures import CaseInsensitiveDict
 
-from flexclient import _pages
-from flexclient._checks import check_call, with_custom
+from flexclient._endpoints import pages as _pages
+from flexclient._endpoints.checks import check_call, with_custom
 from flexclient._errors import ParameterError
-from flexclient._frozen import Frozen
-from flexclient._lazy import declared_args
-from flexclient._multipart import ProgressCallback, UploadProgress
-from flexclient._narrow import is_mapping
-from flexclient._suggest import no_such
+from flexclient._http.multipart import ProgressCallback, UploadProgress
+from flexclient._support.frozen import Frozen
+from flexclient._support.lazy import declared_args
+from flexclient._support.narrow import is_mapping
+from flexclient._support.suggest import no_such, vars_of
 from flexclient.credits import UsageType, credits_for, usage_type
 from flexclient.models import Envelope
 from flexclient.params import CommandQueryParams
@@ -654,3 +655,18 @@ __all__ = [
     "Upload",
     "group",
 ]
+
+
+def endpoint_names(client: object) -> list[str]:
+    """Every `group.endpoint` of a client, as the command line names them."""
+    names: list[str] = []
+    for group_name, slot in vars_of(type(client)).items():
+        if isinstance(slot, GroupSlot):
+            # A slot's group is a Group, which isinstance does not tell the checkers.
+            group = cast("GroupSlot[Group]", slot).cls
+            names += [
+                f"{group_name}.{name}"
+                for name, value in vars_of(group).items()
+                if isinstance(value, Endpoint)
+            ]
+    return names

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flexclient._tokens import Token
+from flexclient._auth.tokens import Token
 
 
 @dataclass(frozen=True)

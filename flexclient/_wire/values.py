@@ -26,13 +26,16 @@ import json
 import math
 import uuid
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final, TypeVar
 
+from pydantic import TypeAdapter
 from transit.transit_types import Keyword
 
 from flexclient._errors import ParameterError
-from flexclient._narrow import is_array, is_dict
-from flexclient._types import LatLng, LatLngBounds, Money
+from flexclient._support.narrow import is_array, is_dict
+from flexclient._wire.value_types import LatLng, LatLngBounds, Money
+
+_T = TypeVar("_T")
 
 # The API reads integers as 64-bit longs (it runs on the JVM); a wider one has nowhere to go,
 # and the official SDKs cannot send one (JavaScript numbers stop at 2**53). Refusing it here
@@ -322,3 +325,81 @@ def parse(kind: str, text: str) -> object:
         except decimal.InvalidOperation:
             raise ValueError(f"not a decimal number: {text!r}") from None
     raise ValueError(f"unknown kind {kind!r}; one of {', '.join(KINDS)}")
+
+
+# --- values read from the wire, and ids given in code ----------------------------------------
+
+_UNKNOWN_SAFETY = uuid.SafeUUID.unknown
+_new = object.__new__
+_set_int = uuid.UUID.__dict__["int"].__set__
+_set_safety = uuid.UUID.__dict__["is_safe"].__set__
+_from_hex = bytes.fromhex
+_from_bytes = int.from_bytes
+
+
+def fast_uuid(text: str) -> uuid.UUID:
+    # uuid.UUID(text) spends most of its time on forms the API never writes (braces, urn:);
+    # this is its own check (32 digits once the dashes are gone, of which bytes.fromhex
+    # makes 16 bytes: it takes no sign, "_" or other scripts' digits, as int() would) and
+    # object, built without its keyword handling; other forms go to uuid.UUID.
+    digits = text.replace("-", "")
+    if len(digits) != 32:
+        return uuid.UUID(text)
+    raw = _from_hex(digits)
+    if len(raw) != 16:  # spaces between the digits
+        raise ValueError(f"not a UUID: {text[:40]!r}")
+    made = _new(uuid.UUID)
+    _set_int(made, _from_bytes(raw))
+    _set_safety(made, _UNKNOWN_SAFETY)
+    return made
+
+
+def _built(cls: type[_T], **fields: object) -> _T:
+    # The dataclass without its validation: for values already checked to have exact types.
+    made = object.__new__(cls)
+    made.__dict__.update(fields)  # where a (frozen) dataclass keeps its fields
+    return made
+
+
+# Made when first needed: well-formed values never need one.
+_ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
+
+
+def _validated(cls: type[_T], fields: dict[str, object]) -> _T:
+    # pydantic's validation says what is wrong (the constructors' own checks are advice for
+    # code that writes a value, not for what a server sent).
+    adapter = _ADAPTERS.get(cls)
+    if adapter is None:
+        adapter = _ADAPTERS[cls] = TypeAdapter(cls)
+    made: _T = adapter.validate_python(fields)
+    return made
+
+
+def money_from(amount: object, currency: object) -> Money:
+    """`Money` read from the wire; validated only when the types are not already exact."""
+    if type(amount) is int and type(currency) is str:
+        return _built(Money, amount=amount, currency=currency)
+    return _validated(Money, {"amount": amount, "currency": currency})
+
+
+def latlng_from(lat: object, lng: object) -> LatLng:
+    """`LatLng` read from the wire; validated only when the types are not already exact."""
+    if type(lat) is float and type(lng) is float:
+        return _built(LatLng, lat=lat, lng=lng)
+    return _validated(LatLng, {"lat": lat, "lng": lng})
+
+
+def uuid_value(param: str, value: object) -> uuid.UUID:
+    """`value`, a UUID or its text, as a UUID; a `ParameterError` naming `param` otherwise.
+
+    >>> uuid_value("id", "c6ff7190-bdf7-47a0-8a2b-e3136e74334f").version
+    4
+    """
+    if isinstance(value, uuid.UUID):
+        return value
+    if isinstance(value, str):
+        try:
+            return uuid.UUID(value)
+        except ValueError:
+            raise ParameterError(param, "not a UUID") from None
+    raise ParameterError(param, f"must be a UUID or its text, not {type(value).__name__}")

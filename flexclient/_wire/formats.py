@@ -3,8 +3,8 @@
 Encoding walks the caller's parameters once, checking every value and naming the first one
 that cannot be written (`ParameterError`), so that nothing is sent: a type the API has no
 form for, a number that is not finite or does not fit 64 bits, text UTF-8 cannot carry, a
-body nested deeper than `MAX_DEPTH` or containing itself. `flexclient._transit_writer` then
-writes Transit. Decoding (Transit by `flexclient._transit`) turns either format into the
+body nested deeper than `MAX_DEPTH` or containing itself. `flexclient._wire.transit_writer` then
+writes Transit. Decoding (Transit by `flexclient._wire.transit_reader`) turns either format into the
 same plain Python values: dicts with string keys, lists, `uuid.UUID`, `Money`, `LatLng`,
 `decimal.Decimal` and timezone-aware `datetime`; the models are built from those.
 """
@@ -18,10 +18,10 @@ from typing import Any, Final, Literal, TypeAlias
 from transit.transit_types import TaggedValue
 
 from flexclient._errors import ParameterError
-from flexclient._transit import JSON_ARRAY, JSON_OBJECT
-from flexclient._transit import loads as transit_loads
-from flexclient._transit_writer import dumps as transit_dumps
-from flexclient._values import (
+from flexclient._wire.transit_reader import JSON_ARRAY, JSON_OBJECT
+from flexclient._wire.transit_reader import loads as transit_loads
+from flexclient._wire.transit_writer import dumps as transit_dumps
+from flexclient._wire.values import (
     Unwritable,
     as_json,
     as_transit,

@@ -18,21 +18,19 @@ The checks read the endpoint's TypedDicts (data, not a list of names kept here).
 from __future__ import annotations
 
 import functools
-import inspect
 import re
 import typing
 import uuid
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from flexclient._errors import ParameterError, UnknownParameterWarning
-from flexclient._narrow import is_dict, is_mapping, is_sequence
-from flexclient._suggest import did_you_mean
+from flexclient._errors import ParameterError, UnknownParameterWarning, callers_level
+from flexclient._support.narrow import is_dict, is_mapping, is_sequence
+from flexclient._support.suggest import did_you_mean
 
 if TYPE_CHECKING:
-    from flexclient._endpoint_kinds import Endpoint
+    from flexclient._endpoints.kinds import Endpoint
 
 CUSTOM_PREFIXES = ("pub_", "meta_", "priv_", "prot_", "fields.", "imageVariant.", "limit.")
 # Compiled by `re` when first used (and kept), not at import.
@@ -108,22 +106,6 @@ def id_keys(params_type: Any) -> dict[str, IdShape]:
     return found
 
 
-def uuid_value(param: str, value: object) -> uuid.UUID:
-    """`value`, a UUID or its text, as a UUID; a `ParameterError` naming `param` otherwise.
-
-    >>> uuid_value("id", "c6ff7190-bdf7-47a0-8a2b-e3136e74334f").version
-    4
-    """
-    if isinstance(value, uuid.UUID):
-        return value
-    if isinstance(value, str):
-        try:
-            return uuid.UUID(value)
-        except ValueError:
-            raise ParameterError(param, "not a UUID") from None
-    raise ParameterError(param, f"must be a UUID or its text, not {type(value).__name__}")
-
-
 def _check_id(key: str, value: object) -> None:
     if value is None or isinstance(value, uuid.UUID):
         return
@@ -151,18 +133,6 @@ def check_ids(params: Mapping[str, object] | None, params_type: Any) -> None:
                 _check_id(f"{key}[{n}]", item)
         else:
             _check_id(key, value)
-
-
-_PACKAGE = str(Path(__file__).parent)
-
-
-def callers_level() -> int:
-    """The `stacklevel` of the first frame outside flexclient: the user's call."""
-    # From this function's own frame (level 0), which is in the package too.
-    frame, level = inspect.currentframe(), 0
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 @functools.cache

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import cast
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
@@ -18,23 +17,6 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     if not close:
         return ""
     return "; did you mean " + " or ".join(repr(c) for c in close) + "?"
-
-
-def endpoint_names(client: object) -> list[str]:
-    """Every `group.endpoint` of a client, as the command line names them."""
-    from flexclient._endpoint_kinds import Endpoint, Group, GroupSlot
-
-    names: list[str] = []
-    for group_name, slot in vars_of(type(client)).items():
-        if isinstance(slot, GroupSlot):
-            # A slot's group is a Group, which isinstance does not tell the checkers.
-            group = cast("GroupSlot[Group]", slot).cls
-            names += [
-                f"{group_name}.{name}"
-                for name, value in vars_of(group).items()
-                if isinstance(value, Endpoint)
-            ]
-    return names
 
 
 def vars_of(cls: type) -> dict[str, object]:

@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from flexclient._deadline import deadline_scope, held, passed, remaining
 from flexclient._errors import TokenStoreError
-from flexclient._files import NotRegularFile, make_folder, read_regular, write_atomic
-from flexclient._frozen import Frozen
-from flexclient._json import read_json
-from flexclient._memory import MemoryValue
-from flexclient._narrow import is_json_object
+from flexclient._http.deadline import deadline_scope, held, passed, remaining
+from flexclient._support.files import NotRegularFile, make_folder, read_regular, write_atomic
+from flexclient._support.frozen import Frozen
+from flexclient._support.json_reading import read_json
+from flexclient._support.memory import MemoryValue
+from flexclient._support.narrow import is_json_object
 
 log = logging.getLogger("flexclient")
 

@@ -10,10 +10,11 @@ where JavaScript, which has one kind of number, writes `2` and `1e-7`; a float s
 float for the API.
 
 Keys, keywords and tags longer than 3 UTF-16 code units are cached, as the reader
-(`flexclient._transit`) expects: the first use is written in full, later ones as `^0`, `^1`,
+(`flexclient._wire.transit_reader`) expects: the first use is written in full, later ones as
+`^0`, `^1`,
 ...; after the last of the 44 * 44 codes, the next cacheable string starts the cache afresh.
 
-`dumps` expects values already checked (`flexclient._wire` does that for request bodies:
+`dumps` expects values already checked (`flexclient._wire.formats` does that for request bodies:
 depth, cycles, finite numbers, text that UTF-8 can carry); it raises TypeError or ValueError
 for what it cannot write.
 """
@@ -30,9 +31,9 @@ from typing import Any
 
 from transit.transit_types import Keyword
 
-from flexclient._narrow import is_array, is_mapping
-from flexclient._transit import CACHE_CODES, CACHE_SIZE, long_enough
-from flexclient._types import LatLng, Money
+from flexclient._support.narrow import is_array, is_mapping
+from flexclient._wire.transit_reader import CACHE_CODES, CACHE_SIZE, long_enough
+from flexclient._wire.value_types import LatLng, Money
 
 # Integers JavaScript reads exactly (Number.MAX_SAFE_INTEGER); beyond them, a string.
 _SAFE = 2**53 - 1

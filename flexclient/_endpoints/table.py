@@ -2,7 +2,7 @@
 
 This is data. Each line names an endpoint's kind, the TypedDict of the parameters it takes
 (`flexclient.params`), the model of what it returns (`flexclient.models`) and its path below
-the API's prefix (`/v1/api/` or `/v1/integration_api/`). The kinds (`flexclient._endpoint_kinds`):
+the API's prefix (`/v1/api/` or `/v1/integration_api/`). The kinds (`flexclient._endpoints.kinds`):
 `Query` (GET of one resource), `ListQuery` (GET of a list, page by page), `Command` (POST),
 `Upload` (multipart POST); `RequiredQuery`, `RequiredListQuery` and `RequiredCommand` are
 those whose endpoint needs parameters, so that the method cannot be called without them.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from flexclient._endpoint_kinds import (
+from flexclient._endpoints.kinds import (
     Command,
     Group,
     GroupSlot,

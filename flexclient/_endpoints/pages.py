@@ -6,8 +6,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from flexclient._errors import ParameterError
-from flexclient._extras import require
+from flexclient._errors import ParameterError, require
 
 
 class PaginationLimitWarning(UserWarning):

@@ -3,7 +3,7 @@
 Redirects are never followed: a 3xx is a `RedirectError` (a request re-sent elsewhere would
 carry its credentials there). The headers go as the caller made them: `requests` adds no
 credential of its own (a `.netrc` entry or a session's `auth` would replace the bearer token).
-Every call ends by a total deadline (`flexclient._deadline`), enforced on each read and write
+Every call ends by a total deadline (`flexclient._http.deadline`), enforced on each read and write
 of the socket, as well as the connect and read timeouts. An error answer is kept as a bounded
 excerpt, never read whole.
 
@@ -36,19 +36,19 @@ import requests
 from requests.structures import CaseInsensitiveDict
 from urllib3.exceptions import NewConnectionError
 
-from flexclient import _deadline
-from flexclient._checks import callers_level
-from flexclient._deadline import DeadlineAdapter, deadline_scope
 from flexclient._errors import (
     ParameterError,
     RedirectError,
     RequestTimeoutError,
     ResponseTooLargeError,
     TransportError,
+    callers_level,
 )
-from flexclient._frozen import Frozen
-from flexclient._limits import Limiter, RateLimits
-from flexclient._narrow import is_tuple
+from flexclient._http import deadline as _deadline
+from flexclient._http.deadline import DeadlineAdapter, deadline_scope
+from flexclient._http.limits import Limiter, RateLimits
+from flexclient._support.frozen import Frozen
+from flexclient._support.narrow import is_tuple
 
 log = logging.getLogger("flexclient")
 

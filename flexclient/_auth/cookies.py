@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 from urllib.parse import quote, unquote
 
+from flexclient._auth.tokens import Token
 from flexclient._errors import ParameterError
-from flexclient._json import read_json
-from flexclient._narrow import is_json_object, is_mapping, is_str, is_whole
-from flexclient._tokens import Token
+from flexclient._support.json_reading import read_json
+from flexclient._support.narrow import is_json_object, is_mapping, is_str, is_whole
 
 log = logging.getLogger("flexclient")
 

@@ -32,11 +32,11 @@ def lazy_exports(
         module = where.get(name)
         if module is None:
             # A private name gets no suggestion (there is no private one to suggest): importing
-            # a submodule not yet imported (`from flexclient import _pages`) looks for such an
-            # attribute first, and would otherwise import difflib for a message never shown.
+            # a submodule not yet imported (`from flexclient import _events`) looks for such
+            # an attribute first, and would otherwise import difflib for a message never shown.
             hint = ""
             if not name.startswith("_"):
-                from flexclient._suggest import did_you_mean
+                from flexclient._support.suggest import did_you_mean
 
                 hint = did_you_mean(name, where)
             raise AttributeError(f"module {package!r} has no attribute {name!r}{hint}")

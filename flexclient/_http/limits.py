@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from flexclient._errors import RequestTimeoutError
-from flexclient._frozen import Frozen
+from flexclient._support.frozen import Frozen
 
 PresetName = Literal["dev", "prod"]
 

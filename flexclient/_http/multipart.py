@@ -16,10 +16,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any, BinaryIO, NamedTuple, cast
 
-from flexclient._errors import ParameterError
-from flexclient._extras import require
-from flexclient._types import Money
-from flexclient._values import Unwritable, as_text
+from flexclient._errors import ParameterError, require
+from flexclient._wire.value_types import Money
+from flexclient._wire.values import Unwritable, as_text
 
 FileInput = str | os.PathLike[str] | bytes | BinaryIO
 

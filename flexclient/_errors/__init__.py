@@ -40,15 +40,19 @@ Transit), `data.errors` is empty and the raw body is still there in `body`.
 
 from __future__ import annotations
 
+import importlib
+import inspect
 from collections.abc import Mapping
 from decimal import Decimal
+from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from flexclient._json import read_json
-from flexclient._narrow import is_json_object
+from flexclient._support.json_reading import read_json
+from flexclient._support.narrow import is_json_object
 
 if TYPE_CHECKING:
-    from flexclient._error_body import ErrorEnvelope
+    from flexclient._errors.body import ErrorEnvelope
 
 
 class FlexError(Exception):
@@ -231,7 +235,7 @@ class ApiError(FlexError):
         """The parsed error envelope; `data.errors` is empty when the body had none."""
         if self._data is None:
             # The body's models are imported with the first error that has one, or asks.
-            from flexclient._error_body import ErrorEnvelope
+            from flexclient._errors.body import ErrorEnvelope
 
             self._data = ErrorEnvelope()
         return self._data
@@ -375,3 +379,30 @@ def error_class_for(status: int) -> type[ApiError]:
     if status >= 500:
         return ServerError
     return UnexpectedResponseError
+
+
+# The package's own folder: a frame whose code lives below it is flexclient's, not the user's.
+_PACKAGE = str(Path(__file__).parents[1])
+
+
+def callers_level() -> int:
+    """The `stacklevel` of the first frame outside flexclient: the user's call, which a
+    warning should name."""
+    # From this function's own frame (level 0), which is in the package too.
+    frame, level = inspect.currentframe(), 0
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def require(module: str, extra: str, feature: str) -> ModuleType:
+    """Import the optional package `module` for `feature`, or raise `MissingExtraError` naming
+    the extra that installs it.
+
+    >>> require("json", "none", "reading JSON").__name__
+    'json'
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingExtraError(module.split(".")[0], extra, feature) from exc

@@ -60,7 +60,7 @@ def read_json(text: str | bytes) -> Any:
     >>> read_json("[" * 100_000)
     Traceback (most recent call last):
     ...
-    flexclient._json.NestingError: the JSON is nested too deeply
+    flexclient._support.json_reading.NestingError: the JSON is nested too deeply
     """
     with gc_paused():
         try:

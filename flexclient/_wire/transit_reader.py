@@ -14,7 +14,7 @@ something unusable (an unknown cache code as `undefined`, `~iabc` as 0, Money wi
 currency, `~f1e999999999` as a number no program can use), this reader refuses it with
 ValueError; `tests/test_transit_js.py` records what transit-js does with each.
 
-Writing is `flexclient._transit_writer`. This reader exists because building transit-python's
+Writing is `flexclient._wire.transit_writer`. This reader exists because building transit-python's
 own objects and converting them again costs more than the whole walk here.
 """
 
@@ -30,8 +30,8 @@ from typing import Any, Final
 from pydantic_core import from_json
 from transit.transit_types import TaggedValue
 
-from flexclient._decoding import fast_uuid, latlng_from, money_from
-from flexclient._json import read_json
+from flexclient._support.json_reading import read_json
+from flexclient._wire.values import fast_uuid, latlng_from, money_from
 
 CACHE_SIZE = 44 * 44
 # The cache codes in the order writers hand them out: "^0" ... "^[", then "^00" ...

@@ -1,6 +1,6 @@
 """The API's value types: money and geographic coordinates.
 
-They are written to and read from both wire formats (see `flexclient._values`) and may be
+They are written to and read from both wire formats (see `flexclient._wire.values`) and may be
 used anywhere in parameters and extended data.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ConfigDict, StrictInt, StrictStr
 
 from flexclient._errors import ParameterError
-from flexclient._frozen import Frozen
+from flexclient._support.frozen import Frozen
 
 # ISO 4217 minor-unit exponents that are not 2.
 _EXPONENTS = {

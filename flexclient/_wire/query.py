@@ -3,7 +3,7 @@
 Values are percent-encoded as JavaScript's `encodeURIComponent` does, except that commas stay
 literal; lists are comma-joined; `None` drops the parameter; numbers are written as JavaScript
 writes them (`5.0` is `5`, `1e21` is `1e+21`). What cannot be written is a `ParameterError`
-naming the parameter, with the same limits as bodies (`flexclient._wire`): finite numbers,
+naming the parameter, with the same limits as bodies (`flexclient._wire.formats`): finite numbers,
 64-bit integers, text UTF-8 can carry, lists nested at most `MAX_DEPTH` deep and not
 containing themselves.
 """
@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from urllib.parse import quote
 
 from flexclient._errors import ParameterError
-from flexclient._narrow import is_array
-from flexclient._types import Money
-from flexclient._values import Unwritable, as_text, check_text
-from flexclient._wire import MAX_DEPTH
+from flexclient._support.narrow import is_array
+from flexclient._wire.formats import MAX_DEPTH
+from flexclient._wire.value_types import Money
+from flexclient._wire.values import Unwritable, as_text, check_text
 
 # encodeURIComponent leaves A-Z a-z 0-9 - _ . ! ~ * ' ( ) alone; the SDKs also keep commas.
 _SAFE = "!*'(),"

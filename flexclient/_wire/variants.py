@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from flexclient._errors import ParameterError
-from flexclient._narrow import is_mapping, is_whole
-from flexclient._query import object_query
+from flexclient._support.narrow import is_mapping, is_whole
+from flexclient._wire.query import object_query
 
 ImageFit = Literal["scale", "crop"]
 """How an image meets the variant's box: `scale` keeps its aspect ratio within `w` x `h`,
