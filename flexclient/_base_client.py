@@ -23,8 +23,6 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, ClassVar, Self, Unpack
 from urllib.parse import urlencode
 
-import requests
-
 from flexclient._auth.tokens import MemoryTokenStore, Token, TokenStore, store_lock
 from flexclient._charging import Charge, call_budget
 from flexclient._endpoints.checks import check_mapping
@@ -38,7 +36,6 @@ from flexclient._errors import (
     error_class_for,
 )
 from flexclient._http.deadline import deadline_scope
-from flexclient._http.limits import Limiter
 from flexclient._http.multipart import multipart_factory, upload_bar
 from flexclient._http.transport import (
     UPLOAD_TIMEOUT,
@@ -171,6 +168,9 @@ class BaseClient(ABC):
 
     api_segment: ClassVar[str]
     default_base_url: ClassVar[str]
+    default_options: ClassVar[ClientOptions] = {}
+    """Options a new client of the class takes unless given (not a derived client: it has
+    its parent's)."""
     options: Options
     """The client's settings (see `Options`)."""
 
@@ -178,52 +178,36 @@ class BaseClient(ABC):
         self,
         client_id: str,
         client_secret: str | None = None,
+        *,
+        _parent: BaseClient | None = None,
         **options: Unpack[ClientOptions],
     ) -> None:
+        """The one way a client is made: a new one from `options`, or, from `with_options`,
+        one derived from `_parent` with the `options` given changed."""
         if not _non_empty_text(client_id):
             raise ParameterError("client_id", "give the client ID of your application")
         if client_secret is not None and not _non_empty_text(client_secret):
             raise ParameterError("client_secret", "must be a non-empty string")
         self.client_id = client_id
         self._client_secret = client_secret
-        settings = Options(base_url=self.default_base_url).changed(options)
-        self._setup(settings, options.get("token_store"), options.get("session"), None)
-        self._meter = UsageMeter()
-
-    def _setup(
-        self,
-        options: Options,
-        token_store: TokenStore | None,
-        session: requests.Session | None,
-        parent: Transport | None,
-    ) -> None:
-        self.options = options
-        self.wire_format: WireFormat = FORMATS[options.wire_format]
-        self.token_store: TokenStore = (
-            token_store if token_store is not None else MemoryTokenStore()
-        )
-        if parent is not None:
-            self._transport = parent.derived(
-                options.base_url,
-                timeout=options.timeout,
-                retry=options.retry_policy,
-                max_response_bytes=options.max_response_bytes,
-                rate_limits=options.rate_limits,
-                max_connections=options.max_connections,
-                deadline=options.deadline,
-            )
-        else:
-            self._transport = Transport(
-                options.base_url,
-                timeout=options.timeout,
-                retry=options.retry_policy,
-                session=session,
-                max_response_bytes=options.max_response_bytes,
-                limiter=Limiter(options.rate_limits) if options.rate_limits is not None else None,
-                max_connections=options.max_connections,
-                deadline=options.deadline,
-            )
+        store = options.get("token_store")
         self._token_lock = threading.Lock()
+        if _parent is None:
+            self.options = Options(base_url=self.default_base_url).changed(
+                {**self.default_options, **options}
+            )
+            self._transport = Transport.for_api(self.options, options.get("session"))
+            self._meter = UsageMeter()
+        else:
+            self.options = _parent.options.changed(options)
+            self._transport = _parent._transport.derived(self.options)
+            self._meter = _parent._meter  # one bill, whichever client spends
+            if store is None and self.base_url == _parent.base_url:
+                store = _parent.token_store
+            if store is _parent.token_store:
+                self._token_lock = _parent._token_lock  # one refresh at a time for both
+        self.wire_format: WireFormat = FORMATS[self.options.wire_format]
+        self.token_store: TokenStore = store if store is not None else MemoryTokenStore()
 
     @property
     def base_url(self) -> str:
@@ -260,20 +244,14 @@ class BaseClient(ABC):
 
         >>> patient = sdk.with_options(timeout=60, max_retries=5)  # doctest: +SKIP
         """
-        if "session" in changes:
-            raise ParameterError("session", "with_options shares the session; make a new client")
-        options = self.options.changed(changes)
-        store = changes.get("token_store")
-        if store is None and options.base_url == self.options.base_url:
-            store = self.token_store
-        derived = object.__new__(type(self))
-        derived.client_id = self.client_id
-        derived._client_secret = self._client_secret
-        derived._setup(options, store, None, self._transport)
-        derived._meter = self._meter  # one bill, whichever client spends
-        if store is self.token_store:
-            derived._token_lock = self._token_lock  # one refresh at a time for both
-        return derived
+        # The constructor's own parameters, and the session, stay the client's.
+        kept = {"client_id", "client_secret", "session"} & set(changes)
+        if kept:
+            name = min(kept)
+            raise ParameterError(name, f"with_options keeps the client's {name}; make a new client")
+        return type(self)(
+            self.client_id, client_secret=self._client_secret, _parent=self, **changes
+        )
 
     if not TYPE_CHECKING:  # for type checkers, a misspelled group stays an error
 
@@ -365,9 +343,9 @@ class BaseClient(ABC):
         timeouts as `default_deadline` allows."""
         if given is not None:
             return check_deadline(given)
-        if self._transport.deadline is not None:
-            return self._transport.deadline
-        return default_deadline(timeout if timeout is not None else self._transport.timeout)
+        if self.options.deadline is not None:
+            return self.options.deadline
+        return default_deadline(timeout if timeout is not None else self.options.timeout)
 
     def _read(
         self, raw: RawResponse, endpoint: Endpoint[Any, Any] | None = None

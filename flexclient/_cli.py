@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
     from flexclient._auth.tokens import FileTokenStore
     from flexclient._base_client import BaseClient
-    from flexclient._endpoints.kinds import BoundCommand, BoundQuery, Response
+    from flexclient._endpoints.kinds import Command, Query, Response
     from flexclient.credits import UsageSnapshot
     from flexclient.models import Envelope
 
@@ -197,13 +197,13 @@ def _client(args: argparse.Namespace, integration: bool) -> Generator[BaseClient
         yield MarketplaceClient(client_id, client_secret=secret, token_store=token_store, **options)
 
 
-def _is_endpoint(value: object) -> TypeIs[BoundQuery[Any, Any] | BoundCommand[Any, Any]]:
-    from flexclient._endpoints.kinds import BoundCommand, BoundQuery
+def _is_endpoint(value: object) -> TypeIs[Query[Any, Any] | Command[Any, Any]]:
+    from flexclient._endpoints.kinds import Command, Query
 
-    return isinstance(value, BoundQuery | BoundCommand)
+    return isinstance(value, Query | Command)
 
 
-def _endpoint(group: object, action: str) -> BoundQuery[Any, Any] | BoundCommand[Any, Any] | None:
+def _endpoint(group: object, action: str) -> Query[Any, Any] | Command[Any, Any] | None:
     """The endpoint `group.action` of a client, or None."""
     from flexclient._endpoints.kinds import Group
 
@@ -212,7 +212,7 @@ def _endpoint(group: object, action: str) -> BoundQuery[Any, Any] | BoundCommand
 
 
 def cmd_call(args: argparse.Namespace) -> int:
-    from flexclient._endpoints.kinds import BoundCommand, endpoint_names
+    from flexclient._endpoints.kinds import Command, endpoint_names
     from flexclient._support.suggest import did_you_mean
 
     with make_client(args, args.integration) as client:
@@ -224,7 +224,7 @@ def cmd_call(args: argparse.Namespace) -> int:
             raise UsageError(f"the {api} API has no endpoint {args.endpoint!r}{hint}")
         params = parse_pairs(args.params)
         res: Response[Envelope[Any]]
-        if isinstance(method, BoundCommand):
+        if isinstance(method, Command):
             # Keys typed at a shell are checked by the API, as untyped Python code's are.
             query: Any = parse_pairs(args.query)
             if args.expand:

@@ -13,9 +13,7 @@ import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
-import requests
-
-from flexclient._auth.tokens import MemoryTokenStore, Token, TokenStore
+from flexclient._auth.tokens import MemoryTokenStore, Token
 from flexclient._base_client import BaseClient
 from flexclient._endpoints.kinds import Response
 from flexclient._endpoints.table import IntegrationEndpoints, MarketplaceEndpoints
@@ -30,8 +28,8 @@ from flexclient._environment import (
 from flexclient._errors import ParameterError, UnexpectedResponseError
 from flexclient._http.deadline import deadline_scope
 from flexclient._http.multipart import FileInput, ProgressCallback, upload_bar
-from flexclient._http.transport import UPLOAD_TIMEOUT, Timeout, Transport, check_timeout
-from flexclient._options import ClientOptions, Options
+from flexclient._http.transport import UPLOAD_TIMEOUT, Timeout, check_timeout
+from flexclient._options import ClientOptions
 from flexclient._support.narrow import is_str
 from flexclient._wire.values import uuid_value
 
@@ -48,14 +46,15 @@ class _OtherHosts(BaseClient):
     """Requests to hosts other than the API's (the asset CDN, file storage), through an
     `Offsite` session made on first use: never the API's session, never its credentials."""
 
-    def _setup(
+    def __init__(
         self,
-        options: Options,
-        token_store: TokenStore | None,
-        session: requests.Session | None,
-        parent: Transport | None,
+        client_id: str,
+        client_secret: str | None = None,
+        *,
+        _parent: BaseClient | None = None,
+        **options: Unpack[ClientOptions],
     ) -> None:
-        super()._setup(options, token_store, session, parent)
+        super().__init__(client_id, client_secret, _parent=_parent, **options)
         self._offsite_made: Offsite | None = None
         self._offsite_lock = threading.Lock()
 
@@ -64,11 +63,7 @@ class _OtherHosts(BaseClient):
             if self._offsite_made is None:
                 from flexclient._file_transfer import Offsite
 
-                self._offsite_made = Offsite(
-                    timeout=self.options.timeout,
-                    retry=self.options.retry_policy,
-                    max_response_bytes=self.options.max_response_bytes,
-                )
+                self._offsite_made = Offsite(self.options)
             return self._offsite_made
 
     def close(self) -> None:
@@ -158,11 +153,8 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
     `REACT_APP_SHARETRIBE_SDK_CLIENT_ID`, as Sharetribe's web template names it), and the
     secret from `SHARETRIBE_SDK_CLIENT_SECRET`.
 
-    Options (all keywords): `client_secret` (for trusted tokens and identity providers),
-    `base_url`, `token_store`, `timeout` (seconds, or a (connect, read) pair), `max_retries`,
-    `retry_policy`, `wire_format` (`"transit"`, the default, or `"json"`), `version`,
-    `session`, `rate_limits` (`"dev"`, `"prod"` or a `RateLimits`), `max_connections`,
-    `max_response_bytes`; see docs/usage.md.
+    Options (all keywords): `client_secret` (for trusted tokens and identity providers), and
+    those of `ClientOptions`; see docs/usage.md.
     """
 
     api_segment: ClassVar[str] = "api"
@@ -173,6 +165,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
         client_id: str | None = None,
         *,
         client_secret: str | None = None,
+        _parent: BaseClient | None = None,
         **options: Unpack[ClientOptions],
     ) -> None:
         if client_id is None:
@@ -184,7 +177,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
             base_url = base_url_from_env(integration=False)
             if base_url and "base_url" not in options:
                 options["base_url"] = base_url
-        super().__init__(client_id, client_secret, **options)
+        super().__init__(client_id, client_secret, _parent=_parent, **options)
 
     def _default_grant(self) -> dict[str, str]:
         return {
@@ -462,11 +455,15 @@ class IntegrationClient(IntegrationEndpoints, _OtherHosts):
 
     api_segment: ClassVar[str] = "integration_api"
     default_base_url: ClassVar[str] = "https://flex-integ-api.sharetribe.com"
+    # The Integration API limits concurrent requests; the official SDK keeps at most 10.
+    default_options: ClassVar[ClientOptions] = {"max_connections": 10}
 
     def __init__(
         self,
         client_id: str | None = None,
         client_secret: str | None = None,
+        *,
+        _parent: BaseClient | None = None,
         **options: Unpack[ClientOptions],
     ) -> None:
         # The names of Sharetribe's Integration API examples.
@@ -479,9 +476,7 @@ class IntegrationClient(IntegrationEndpoints, _OtherHosts):
             client_secret = from_env((INTEGRATION_SECRET_VAR,), "client_secret")
         if not is_str(client_secret) or not client_secret:
             raise ParameterError("client_secret", "the Integration API needs the client secret")
-        # The Integration API limits concurrent requests; the official SDK keeps at most 10.
-        options.setdefault("max_connections", 10)
-        super().__init__(client_id, client_secret, **options)
+        super().__init__(client_id, client_secret, _parent=_parent, **options)
 
     def _default_grant(self) -> dict[str, str]:
         assert self._client_secret is not None

@@ -35,7 +35,6 @@ from pydantic import BaseModel
 
 from flexclient._charging import TransferBill
 from flexclient._errors import ParameterError, RedirectError
-from flexclient._http.deadline import DeadlineAdapter
 from flexclient._http.multipart import (
     FileInput,
     MultipartBody,
@@ -44,15 +43,14 @@ from flexclient._http.multipart import (
     UploadProgress,
 )
 from flexclient._http.transport import (
-    DEFAULT_MAX_RESPONSE_BYTES,
-    DEFAULT_TIMEOUT,
     Body,
     Metering,
     RawResponse,
-    RetryPolicy,
     Timeout,
     Transport,
-    is_credential_safe,
+    TransportSettings,
+    check_origin,
+    new_session,
 )
 from flexclient._support.narrow import is_mapping, is_str
 from flexclient.models import FileUpload, OwnFile
@@ -84,17 +82,8 @@ def offsite_url(url: object, param: str) -> OffsiteUrl:
         raise ParameterError(param, "must be an absolute URL")
     if any(c in url for c in "\r\n\t\x00 "):
         raise ParameterError(param, "a URL cannot hold spaces or control characters")
+    check_origin(url, param)
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ParameterError(param, f"not an absolute http(s) URL: {url[:200]!r}")
-    if parts.username is not None or parts.password is not None:
-        raise ParameterError(param, "a URL with a user name or password is not sent")
-    if not is_credential_safe(url):
-        raise ParameterError(
-            param,
-            f"only HTTPS URLs are fetched (plain http only to a loopback address), "
-            f"not {parts.scheme}://{parts.hostname}",
-        )
     origin = f"{parts.scheme}://{parts.netloc}"
     return OffsiteUrl(origin, parts.path or "/", parts.query)
 
@@ -124,21 +113,11 @@ class Offsite:
     """Sends requests to other hosts than the API, without its credentials (see the module
     docstring). One per client; `close()` closes its connections."""
 
-    def __init__(
-        self,
-        *,
-        timeout: Timeout = DEFAULT_TIMEOUT,
-        retry: RetryPolicy | None = None,
-        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-    ) -> None:
-        self.timeout = timeout
-        self.retry = retry if retry is not None else RetryPolicy()
-        self.max_response_bytes = max_response_bytes
-        session = requests.Session()
-        adapter = DeadlineAdapter(pool_maxsize=10)
-        session.mount("https://", adapter)
-        session.mount("http://", adapter)
-        self.session = session
+    def __init__(self, settings: TransportSettings) -> None:
+        """`settings`: the client's options (timeouts, retries, the bound on answers); the
+        API's deadline, rate limits and connection bound are not the other hosts'."""
+        self.settings = settings
+        self.session = new_session()
         self._transports: dict[str, Transport] = {}
         self._lock = threading.Lock()
 
@@ -152,13 +131,7 @@ class Offsite:
             if made is None:
                 if len(self._transports) >= _MAX_ORIGINS:
                     self._transports.clear()
-                made = Transport(
-                    origin,
-                    timeout=self.timeout,
-                    retry=self.retry,
-                    session=self.session,
-                    max_response_bytes=self.max_response_bytes,
-                )
+                made = Transport(origin, self.settings, session=self.session)
                 self._transports[origin] = made
             return made
 
@@ -475,12 +448,7 @@ def save_file(
             def download(at: OffsiteUrl) -> RawResponse:
                 nonlocal transport
                 transport = _ToFile(
-                    at.origin,
-                    sink,
-                    timeout=offsite.timeout,
-                    retry=offsite.retry,
-                    session=offsite.session,
-                    max_response_bytes=offsite.max_response_bytes,
+                    at.origin, sink, settings=offsite.settings, session=offsite.session
                 )
                 return transport.send(
                     "GET",

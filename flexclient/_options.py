@@ -1,9 +1,12 @@
 """Client options: the keywords both clients take, checked once into one frozen object.
 
 `ClientOptions` types the keywords (for `MarketplaceClient(...)` and `with_options(...)`);
-`Options` is what a client keeps, as `client.options`. Two of the keywords are shared objects
-rather than settings (`token_store`, `session`) and `max_retries` is a shorthand for a field of
-`retry_policy`; a test keeps the two lists in step.
+`Options` is what a client keeps, as `client.options`, and what it passes down as it is: the
+transports (`Transport`, `Offsite`) read their settings from it and check none of them again.
+An `Options` is checked as it is made (`base_url` and `asset_cdn_base_url` by one rule,
+`check_origin`). Two of the keywords are shared objects rather than settings (`token_store`,
+`session`) and `max_retries` is a shorthand for a field of `retry_policy`; tests keep the two
+lists in step, and the option table of docs/usage.md with the keywords.
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ import dataclasses
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, TypedDict, get_args
-from urllib.parse import urlsplit
 
 import requests
 
@@ -26,8 +28,8 @@ from flexclient._http.transport import (
     RetryPolicy,
     Timeout,
     check_deadline,
+    check_origin,
     check_timeout,
-    is_credential_safe,
 )
 from flexclient._support.frozen import Frozen
 from flexclient._support.narrow import is_whole
@@ -39,7 +41,8 @@ if TYPE_CHECKING:
 
 
 class ClientOptions(TypedDict, total=False):
-    """The keyword options both clients (and `with_options`) take; see docs/usage.md."""
+    """The keyword options both clients (and `with_options`) take; docs/usage.md's table says
+    what each does."""
 
     base_url: str
     token_store: TokenStore
@@ -68,9 +71,10 @@ def _is_preset(name: str) -> TypeIs[PresetName]:
 
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Options(Frozen):
-    """A client's settings, checked: `client.options`.
+    """A client's settings, checked when made (a `ParameterError` names the first that is
+    wrong): `client.options`.
 
-    `with_options(...)` derives a client with some of them changed.
+    `with_options(...)` derives a client with some of them changed (`changed`).
 
     >>> MarketplaceClient("CLIENT_ID", timeout=10).options.timeout  # doctest: +SKIP
     10.0
@@ -91,6 +95,11 @@ class Options(Frozen):
     """The credits the client's meter may reach: a request that could take it past them is
     not sent (`CreditBudgetExceededError`). None: no budget."""
 
+    def __post_init__(self) -> None:
+        # Checked as made, so that every `Options` is: a client's, and each `changed` one.
+        for name, value in _checked(vars(self)).items():
+            object.__setattr__(self, name, value)
+
     def changed(self, given: ClientOptions) -> Options:
         """These options with the settings in `given` changed, every one of them checked;
         raises `ParameterError` naming the first that is wrong."""
@@ -105,65 +114,38 @@ class Options(Frozen):
                 raise ParameterError("max_retries", "must be a whole number, 0 or more")
             policy = dataclasses.replace(changed.retry_policy, max_retries=retries)
             changed = dataclasses.replace(changed, retry_policy=policy)
-        return changed._checked()
+        return changed
 
-    def _checked(self) -> Options:
-        # The settings as set: `object`s, as untyped callers may have given anything, and
-        # `rate_limits` may still be a preset's name.
-        settings: dict[str, object] = vars(self)
-        url = str(settings["base_url"]).rstrip("/")
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ParameterError("base_url", f"not an http(s) URL: {url!r}")
-        if not is_credential_safe(url):
-            # Every request carries a credential (a bearer token, or the secret, password or
-            # refresh token that gets one), so plain http is refused outright.
-            raise ParameterError(
-                "base_url",
-                f"credentials are only sent over HTTPS (or plain http to a loopback address), "
-                f"not to {parts.scheme}://{parts.hostname}",
-            )
-        cdn = settings["asset_cdn_base_url"]
-        if not isinstance(cdn, str):
-            raise ParameterError("asset_cdn_base_url", f"not an http(s) URL: {cdn!r}")
-        cdn_parts = urlsplit(cdn)
-        if cdn_parts.scheme not in ("http", "https") or not cdn_parts.hostname:
-            raise ParameterError("asset_cdn_base_url", f"not an http(s) URL: {cdn!r}")
-        if not is_credential_safe(cdn) or cdn_parts.username or cdn_parts.password:
-            # No credential goes there, but assets are configuration: only over HTTPS.
-            raise ParameterError(
-                "asset_cdn_base_url",
-                "assets are fetched over HTTPS only (plain http only from a loopback address), "
-                "without a user name or password in the URL",
-            )
-        if self.wire_format not in get_args(WireFormatName):
-            raise ParameterError(
-                "wire_format", f"must be 'transit' or 'json', not {self.wire_format!r}"
-            )
-        if not isinstance(settings["retry_policy"], RetryPolicy):
-            raise ParameterError("retry_policy", "must be a RetryPolicy")
-        version = settings["version"]
-        if not isinstance(version, str) or not version:
-            raise ParameterError("version", "must be the API version, e.g. 'v1'")
-        if not is_whole(settings["max_response_bytes"], 1):
-            raise ParameterError("max_response_bytes", "must be a whole number of bytes, 1 or more")
-        limits = settings["rate_limits"]
-        if isinstance(limits, str):
-            if not _is_preset(limits):
-                raise ParameterError("rate_limits", "'dev', 'prod', a RateLimits, or None")
-            limits = RateLimits.preset(limits)
-        elif limits is not None and not isinstance(limits, RateLimits):
-            raise ParameterError("rate_limits", "'dev', 'prod', a RateLimits, or None")
-        most = settings["max_connections"]
-        if most is not None and not is_whole(most, 1):
-            raise ParameterError("max_connections", "a whole number, 1 or more, or None")
-        budget = settings["credit_budget"]
-        return dataclasses.replace(
-            self,
-            credit_budget=None if budget is None else check_credit_budget(budget),
-            base_url=url,
-            asset_cdn_base_url=cdn.rstrip("/"),
-            timeout=check_timeout(self.timeout),
-            deadline=None if self.deadline is None else check_deadline(self.deadline),
-            rate_limits=limits,
-        )
+
+def _checked(settings: dict[str, object]) -> dict[str, object]:
+    """The settings as set (`object`s: untyped callers may give anything, and `rate_limits`
+    may be a preset's name), checked, as `Options` keeps them."""
+    base_url = check_origin(settings["base_url"], "base_url")
+    cdn = check_origin(settings["asset_cdn_base_url"], "asset_cdn_base_url")
+    wire_format = settings["wire_format"]
+    if wire_format not in get_args(WireFormatName):
+        raise ParameterError("wire_format", f"must be 'transit' or 'json', not {wire_format!r}")
+    if not isinstance(settings["retry_policy"], RetryPolicy):
+        raise ParameterError("retry_policy", "must be a RetryPolicy")
+    version = settings["version"]
+    if not isinstance(version, str) or not version:
+        raise ParameterError("version", "must be the API version, e.g. 'v1'")
+    if not is_whole(settings["max_response_bytes"], 1):
+        raise ParameterError("max_response_bytes", "must be a whole number of bytes, 1 or more")
+    limits = settings["rate_limits"]
+    if isinstance(limits, str) and _is_preset(limits):
+        limits = RateLimits.preset(limits)
+    elif limits is not None and not isinstance(limits, RateLimits):
+        raise ParameterError("rate_limits", "'dev', 'prod', a RateLimits, or None")
+    most = settings["max_connections"]
+    if most is not None and not is_whole(most, 1):
+        raise ParameterError("max_connections", "a whole number, 1 or more, or None")
+    budget, deadline = settings["credit_budget"], settings["deadline"]
+    return {
+        "base_url": base_url,
+        "asset_cdn_base_url": cdn,
+        "timeout": check_timeout(settings["timeout"]),
+        "deadline": None if deadline is None else check_deadline(deadline),
+        "rate_limits": limits,
+        "credit_budget": None if budget is None else check_credit_budget(budget),
+    }

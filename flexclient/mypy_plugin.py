@@ -27,8 +27,8 @@ from mypy.types import AnyType, FunctionLike, Type, TypedDictType, TypeOfAny, ge
 CUSTOM_KEY_PREFIXES = ("pub_", "meta_", "priv_", "prot_", "fields.", "imageVariant.", "limit.")
 
 _QUERY_METHODS = ("__call__", "iter", "pages")
-_QUERIES = ("BoundQuery", "BoundRequiredQuery", "BoundListQuery", "BoundRequiredListQuery")
-_COMMANDS = ("BoundCommand", "BoundRequiredCommand", "BoundUpload")
+_QUERIES = ("Query", "OptionalQuery", "ListQuery", "OptionalListQuery")
+_COMMANDS = ("Command", "OptionalCommand", "Upload")
 # The methods hooked, and the position of the argument whose dict literal may hold custom
 # keys: the query parameters (the first argument of a query, the second of a command).
 _HOOKED = {

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import inspect
 import json
+import pydoc
 import re
 import uuid
 from collections import Counter
@@ -17,20 +19,24 @@ import requests_mock
 from flexclient import IntegrationClient, LatLng, MarketplaceClient, Money
 from flexclient._base_client import BaseClient
 from flexclient._endpoints.kinds import (
-    BoundCommand,
-    BoundListQuery,
-    BoundQuery,
+    Command,
     Endpoint,
     Group,
     GroupSlot,
     ListQuery,
+    OptionalCommand,
+    OptionalListQuery,
+    OptionalQuery,
     Params,
+    Query,
+    Upload,
 )
 from flexclient._endpoints.table import IntegrationEndpoints, MarketplaceEndpoints
 from flexclient._wire.formats import WireFormatName
 from flexclient.models import Resource
 from flexclient.params import CommandQueryParams
 from tests.conftest import IG, MP, NO_WAIT, answer
+from tests.test_cold_start import fresh
 
 # The API's endpoint list, copied into the repository (tests/data/README.md says from where).
 TSV = Path(__file__).parent / "data" / "endpoints.tsv"
@@ -94,19 +100,19 @@ def test_each_endpoint_sends_its_method_path_query_and_body(
     with requests_mock.Mocker() as m:
         m.post(f"{base}/v1/auth/token", json={"access_token": "tok", "scope": "public-read"})
         resource: dict[str, object] = {"id": str(ID), "type": "thing", "attributes": {}}
-        listed = isinstance(method, BoundListQuery)
+        listed = isinstance(method, ListQuery)
         answer(m, row["method"], url, {"data": [resource] if listed else resource}, wire=wire)
         if row["method"] == "GET":
-            query: BoundQuery[Any, Any] = method
-            assert isinstance(query, BoundQuery)
+            query: Query[Any, Any] = method
+            assert isinstance(query, Query)
             res = query({"id": ID, "include": ["author", "images"], "perPage": 3})
             sent = m.request_history[-1]
             assert sent.method == "GET"
             assert sent.url == f"{url}?id={ID}&include=author,images&perPage=3"
             assert sent.body is None
         elif row["python_method"].endswith("images.upload"):
-            upload: BoundCommand[Any, Any] = method
-            assert isinstance(upload, BoundCommand)
+            upload: Upload[Any, Any] = method
+            assert isinstance(upload, Upload)
             res = upload({"image": b"\x89PNG data"}, {"expand": True})
             sent = m.request_history[-1]
             assert sent.url == f"{url}?expand=true"
@@ -114,8 +120,8 @@ def test_each_endpoint_sends_its_method_path_query_and_body(
             body = sent.body.read()
             assert b'name="image"; filename="image"' in body and b"\x89PNG data" in body
         else:
-            command: BoundCommand[Any, Any] = method
-            assert isinstance(command, BoundCommand)
+            command: Command[Any, Any] = method
+            assert isinstance(command, Command)
             res = command(
                 {"id": ID, "price": Money(100, "EUR"), "geolocation": LatLng(1.5, 2), "at": WHEN},
                 {"expand": True},
@@ -151,10 +157,17 @@ def test_group_and_method_reprs_name_their_paths(sdk: MarketplaceClient) -> None
     assert "compare_and_set" in repr(IntegrationClient("a", "b").stock)
 
 
-def test_groups_are_made_once_per_client(sdk: MarketplaceClient) -> None:
+def test_groups_and_their_methods_are_made_once_per_client(sdk: MarketplaceClient) -> None:
     assert sdk.listings is sdk.listings
+    assert sdk.listings.query is sdk.listings.query
     other = MarketplaceClient("x")
     assert other.listings is not sdk.listings
+    assert other.listings.query is not sdk.listings.query
+    # A method is a copy of the table's declaration, bound to its client.
+    declared = vars(MarketplaceEndpoints.listings.cls)["query"]
+    assert type(sdk.listings.query) is type(declared) is OptionalListQuery
+    assert sdk.listings.query.endpoint is declared and declared.endpoint is declared
+    assert repr(declared) == "<query listings/query>"
 
 
 def endpoints_of(api: str) -> list[tuple[str, Endpoint[Any, Any]]]:
@@ -219,3 +232,72 @@ def test_the_counts_of_typed_endpoints() -> None:
     assert not RETURNS_UNDOCUMENTED
     required = sum(ep.params_required for _, _, ep in ENDPOINTS)
     assert required == 66, kinds
+
+
+def test_each_optional_kind_widens_its_kind() -> None:
+    # A subclass may accept more than its base, never less: the optional forms are
+    # subclasses, so `isinstance(method, Query)` holds for every GET, and so on.
+    assert issubclass(OptionalQuery, Query) and issubclass(OptionalListQuery, ListQuery)
+    assert issubclass(OptionalCommand, Command) and issubclass(Upload, Command)
+    assert Query.kind == OptionalQuery.kind == ListQuery.kind == OptionalListQuery.kind == "query"
+    assert (Command.kind, OptionalCommand.kind, Upload.kind) == ("command", "command", "upload")
+
+
+def test_help_says_what_the_endpoint_does_its_path_its_credits_and_its_keys(
+    sdk: MarketplaceClient,
+) -> None:
+    shown = pydoc.plain(pydoc.render_doc(sdk.own_listings.create))
+    assert "create(body_params: 'OwnListingsCreateParams', query_params: " in shown
+    assert "= None) -> 'Response[Envelope[OwnListing]]'" in shown
+    assert "Create a listing of the logged-in user" in shown
+    assert "POST /v1/api/own_listings/create answers an OwnListing" in shown
+    assert "Credits: 10 a call (Standard write)." in shown
+    assert "keys: title (required), description, geolocation, price," in shown
+    assert "keys: expand, include, fields.<type>, limit.<relationship>" in shown
+    assert "timeout, deadline, credit_budget" in shown
+    assert "A POST endpoint" not in shown  # the kind's docstring, which says nothing of it
+    listed = pydoc.plain(pydoc.render_doc(sdk.listings.query))
+    assert "query(params: 'ListingsQueryParams' = None, /, *, custom: " in listed
+    assert "GET /v1/api/listings/query answers a page of Listings; `.iter()`" in listed
+    assert "Credits: 5 a call (Heavy read)." in listed
+    upload = IntegrationClient("a", "b").images.upload.__doc__ or ""
+    assert "credit_budget, on_upload_progress,\n    progress_bar." in upload
+    assert "Credits: 30 a call (Image upload), and its data transfer." in upload
+    # A group's help shows each of its methods so.
+    group = pydoc.plain(pydoc.render_doc(sdk.own_listings))
+    assert "create(body_params: 'OwnListingsCreateParams'" in group
+    assert "Create a listing of the logged-in user" in group
+    # The kinds keep their own docstrings.
+    assert (Command.__doc__ or "").startswith("A POST endpoint whose body has required keys")
+
+
+@pytest.mark.parametrize("api,name,ep", ENDPOINTS, ids=ENDPOINT_IDS)
+def test_every_endpoint_documents_itself(api: str, name: str, ep: Endpoint[Any, Any]) -> None:
+    assert ep.summary.endswith(".") and ep.summary[0].isupper(), ep.summary
+    method = bound(make(api, "json"), name)
+    doc = method.__doc__
+    assert doc.startswith(f"{ep.summary}\n\n{'GET' if ep.kind == 'query' else 'POST'} ")
+    billed = f"Credits: {method.credits} a call" if method.usage_type else "Credits: none."
+    assert method.url_path in doc and billed in doc
+    assert all(key in doc for key in ep.params_type.__required_keys__)
+    assert inspect.signature(method).parameters.keys() == (
+        inspect.signature(type(method).__call__).parameters.keys() - {"self"}
+    )
+
+
+def test_a_method_reads_its_types_when_first_used_and_not_before() -> None:
+    modules = fresh(
+        "from flexclient import MarketplaceClient\n"
+        "sdk = MarketplaceClient('id')\n"
+        "print(repr(sdk.stripe_account.fetch), sdk.stripe_account.fetch.credits)\n"
+        "import sys\n"
+        "print('before', 'flexclient.params.stripe' in sys.modules)\n"
+        "print(sdk.stripe_account.fetch.params_type.__name__)"
+    )
+    assert modules[:3] == [
+        "<query /v1/api/stripe_account/fetch (Heavy read, 5 credits)> 5",
+        "before False",
+        "StripeAccountFetchParams",
+    ]
+    assert "flexclient.params.stripe" in modules
+    assert "flexclient._endpoints.docs" not in modules  # help() imports it when asked

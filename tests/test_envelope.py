@@ -18,8 +18,9 @@ from pydantic import Field
 from flexclient._support.json_reading import gc_paused
 from flexclient._wire.formats import JSON, TRANSIT, WireFormat
 from flexclient.models import Attributes, Listing, Resource, User
-from flexclient.models._decoding import read_envelope
+from flexclient.models._decoding import pause_collector_while_decoding, read_envelope
 from flexclient.models._envelope import Envelope, EnvelopeError, build_envelope
+from flexclient.models._resource import registered
 from tests import sample
 
 LISTING = "c6ff7190-bdf7-47a0-8a2b-e3136e74334f"
@@ -147,7 +148,7 @@ def test_a_body_that_is_not_an_envelope_says_where_the_same_way(body: bytes, wor
     assert str(straight.value) == str(decoded.value)
 
 
-def test_a_model_defined_later_is_used_for_its_type() -> None:
+def test_a_model_defined_later_is_used_for_its_type_once_registered() -> None:
     body = JSON.encode({"data": {"id": LISTING, "type": "flexclientTestGadget"}})
     assert type(read_envelope(JSON, body).data) is Resource  # before: no model for the type
 
@@ -160,30 +161,44 @@ def test_a_model_defined_later_is_used_for_its_type() -> None:
         # the subclass); pyright calls the mutable override unsafe there too.
         attributes: GadgetAttributes = Field(default_factory=GadgetAttributes)  # pyright: ignore[reportIncompatibleVariableOverride]
 
-    for fmt in (JSON, TRANSIT):
+    def read(fmt: WireFormat) -> object:
         raw = fmt.encode({"data": {"id": uuid.UUID(LISTING), "type": "flexclientTestGadget"}})
-        got = read_envelope(fmt, raw).data
-        assert type(got) is Gadget and got.attributes.size == 3
+        return read_envelope(fmt, raw).data
+
+    for fmt in (JSON, TRANSIT):
+        assert type(read(fmt)) is Resource  # defining the class replaced nothing
+    with registered(Gadget):
+        for fmt in (JSON, TRANSIT):
+            got = read(fmt)
+            assert type(got) is Gadget and got.attributes.size == 3
+    for fmt in (JSON, TRANSIT):
+        assert type(read(fmt)) is Resource  # and the block took it back
 
 
+@pytest.mark.parametrize("pausing", [False, True], ids=["default", "pausing"])
 @pytest.mark.parametrize("fmt", [JSON, TRANSIT], ids=["json", "transit"])
 @pytest.mark.parametrize(
     "body,refused", [(sample.page(), False), ({"included": []}, True)], ids=["page", "refused"]
 )
 def test_the_collector_is_back_as_it_was_after_a_decode(
-    fmt: WireFormat, body: Mapping[str, object], refused: bool
+    fmt: WireFormat, body: Mapping[str, object], refused: bool, pausing: bool
 ) -> None:
-    # Decoding pauses the cyclic collector; a program must never be left without it (nor
-    # given it back when it had turned it off itself), whether the body was read or refused.
+    # Decoding pauses the cyclic collector when asked to; a program must never be left
+    # without it (nor given it back when it had turned it off itself), whether the body was
+    # read or refused.
     raw = fmt.encode(body)
-    for enabled in (True, False):
-        (gc.enable if enabled else gc.disable)()
-        try:
-            with pytest.raises(EnvelopeError) if refused else contextlib.nullcontext():
-                read_envelope(fmt, raw)
-            assert gc.isenabled() is enabled
-        finally:
-            gc.enable()
+    previous = pause_collector_while_decoding(pausing)
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            try:
+                with pytest.raises(EnvelopeError) if refused else contextlib.nullcontext():
+                    read_envelope(fmt, raw)
+                assert gc.isenabled() is enabled
+            finally:
+                gc.enable()
+    finally:
+        pause_collector_while_decoding(previous)
 
 
 def test_the_collector_stays_paused_until_the_last_of_overlapping_decodes_ends() -> None:

@@ -12,7 +12,6 @@ from flexclient import (
     BadRequestError,
     ClientError,
     ConflictError,
-    ErrorEnvelope,
     MarketplaceClient,
     NotFoundError,
     RateLimitError,
@@ -20,6 +19,7 @@ from flexclient import (
     TransportError,
     UnexpectedResponseError,
 )
+from flexclient.models import ErrorEnvelope
 from tests.conftest import MP, TRANSIT_CT, transit_body
 
 SHOW = f"{MP}/v1/api/listings/show"

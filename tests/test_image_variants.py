@@ -1,4 +1,4 @@
-"""Custom image variants: `ImageVariant`, `image_variants` and `object_query` write what the
+"""Custom image variants: `ImageVariantSpec`, `image_variants` and `object_query` write what the
 official SDK's `util.objectQueryString` writes, and the query string carries them as its
 `util.queryString` does."""
 
@@ -10,13 +10,13 @@ import pytest
 import requests_mock
 
 from flexclient import (
-    ImageVariant,
+    ImageVariantSpec,
     MarketplaceClient,
     ParameterError,
     image_variants,
-    object_query,
 )
 from flexclient._wire.query import write_query
+from flexclient.params import object_query
 from tests.conftest import MP, TRANSIT_CT, transit_body
 from tests.js_sdks import ROOT, run_js
 
@@ -62,7 +62,11 @@ def test_object_query_writes_what_the_official_sdk_writes() -> None:
 
 
 def test_image_variants_write_what_the_official_sdk_writes() -> None:
-    variants = [ImageVariant(640, 1280), ImageVariant(320, 640, "crop"), ImageVariant(1, 3072)]
+    variants = [
+        ImageVariantSpec(640, 1280),
+        ImageVariantSpec(320, 640, "crop"),
+        ImageVariantSpec(1, 3072),
+    ]
     js = run_node([{"object": {"w": v.width, "h": v.height, "fit": v.fit}} for v in variants])
     assert [v.value for v in variants] == [r["value"] for r in js]
 
@@ -70,7 +74,7 @@ def test_image_variants_write_what_the_official_sdk_writes() -> None:
 def test_query_strings_with_variants_are_written_as_the_official_sdk_writes_them() -> None:
     params = {
         "include": ["images"],
-        **image_variants({"card": ImageVariant(400, 300, "crop"), "tall": {"w": 10, "h": 99}}),
+        **image_variants({"card": ImageVariantSpec(400, 300, "crop"), "tall": {"w": 10, "h": 99}}),
     }
     cases = [*QUERIES, params]
     js = run_node([{"query": q} for q in cases])
@@ -87,10 +91,10 @@ def test_a_nested_mapping_is_refused_as_the_official_sdk_refuses_it() -> None:
 
 
 def test_image_variant_value_and_helpers() -> None:
-    v = ImageVariant(320, 640)
+    v = ImageVariantSpec(320, 640)
     assert v.value == str(v) == "w:320;h:640;fit:scale"
-    assert v.scaled(2) == ImageVariant(640, 1280, "scale")
-    assert image_variants({"a": v, "b": ImageVariant(8, 8, "crop")}) == {
+    assert v.scaled(2) == ImageVariantSpec(640, 1280, "scale")
+    assert image_variants({"a": v, "b": ImageVariantSpec(8, 8, "crop")}) == {
         "imageVariant.a": "w:320;h:640;fit:scale",
         "imageVariant.b": "w:8;h:8;fit:crop",
     }
@@ -100,17 +104,17 @@ def test_image_variant_value_and_helpers() -> None:
 @pytest.mark.parametrize(
     ("make", "param"),
     [
-        (lambda: ImageVariant(0, 10), "width"),
-        (lambda: ImageVariant(10, -1), "height"),
-        (lambda: ImageVariant(True, 10), "width"),
-        (lambda: ImageVariant(10.5, 10), "width"),  # type: ignore[arg-type]
-        (lambda: ImageVariant(10, 10, "sc;ale"), "fit"),  # type: ignore[arg-type]
-        (lambda: ImageVariant(10, 10, ""), "fit"),  # type: ignore[arg-type]
-        (lambda: ImageVariant(10, 10).scaled(0), "factor"),
-        (lambda: image_variants({"a;b": ImageVariant(1, 1)}), "variants"),
-        (lambda: image_variants({"": ImageVariant(1, 1)}), "variants"),
+        (lambda: ImageVariantSpec(0, 10), "width"),
+        (lambda: ImageVariantSpec(10, -1), "height"),
+        (lambda: ImageVariantSpec(True, 10), "width"),
+        (lambda: ImageVariantSpec(10.5, 10), "width"),  # type: ignore[arg-type]
+        (lambda: ImageVariantSpec(10, 10, "sc;ale"), "fit"),  # type: ignore[arg-type]
+        (lambda: ImageVariantSpec(10, 10, ""), "fit"),  # type: ignore[arg-type]
+        (lambda: ImageVariantSpec(10, 10).scaled(0), "factor"),
+        (lambda: image_variants({"a;b": ImageVariantSpec(1, 1)}), "variants"),
+        (lambda: image_variants({"": ImageVariantSpec(1, 1)}), "variants"),
         (lambda: image_variants({"a": 5}), "imageVariant.a"),  # type: ignore[dict-item]
-        (lambda: image_variants([("a", ImageVariant(1, 1))]), "variants"),  # type: ignore[arg-type]
+        (lambda: image_variants([("a", ImageVariantSpec(1, 1))]), "variants"),  # type: ignore[arg-type]
     ],
 )
 def test_bad_variants_fail_naming_the_parameter(make: Any, param: str) -> None:
@@ -126,7 +130,7 @@ def test_a_query_with_custom_variants_sends_them(mock: requests_mock.Mocker) -> 
         headers={"Content-Type": TRANSIT_CT},
     )
     sdk = MarketplaceClient("client-id", base_url=MP)
-    card = ImageVariant(400, 300, "crop")
+    card = ImageVariantSpec(400, 300, "crop")
     sdk.listings.query(
         {"include": ["images"], "fields.image": ["variants.card"]},
         custom=image_variants({"card": card}),

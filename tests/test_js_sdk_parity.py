@@ -19,7 +19,7 @@ import pytest
 import requests_mock
 
 from flexclient import IntegrationClient, LatLng, LatLngBounds, MarketplaceClient, Money
-from flexclient._endpoints.kinds import BoundListQuery
+from flexclient._endpoints.kinds import ListQuery
 from flexclient._wire.formats import TRANSIT
 from tests.conftest import NO_WAIT
 from tests.shapes import as_list, as_str, is_dict, is_json_object, is_list
@@ -85,7 +85,7 @@ def test_request_matches_the_official_sdk(case: dict[str, Any], js: dict[str, An
             js["httpMethod"],
             BASE + js["path"],
             content=b'["^ ","~:data",[]]'
-            if isinstance(method, BoundListQuery)
+            if isinstance(method, ListQuery)
             else b'["^ ","~:data",null]',
             headers={"Content-Type": "application/transit+json"},
         )

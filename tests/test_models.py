@@ -9,7 +9,7 @@ import pytest
 import requests_mock
 from pydantic import ValidationError
 
-from flexclient import LatLng, MarketplaceClient, Money, Resource
+from flexclient import LatLng, MarketplaceClient, Money
 from flexclient._wire.formats import FORMATS, WireFormatName
 from flexclient.models import (
     Asset,
@@ -26,6 +26,7 @@ from flexclient.models import (
     PasswordReset,
     PermissionSet,
     Ref,
+    Resource,
     StripeAccount,
     StripeAccountLink,
     StripeCustomer,

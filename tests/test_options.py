@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ import requests_mock
 from flexclient import (
     Bucket,
     ClientOptions,
+    IntegrationClient,
     MarketplaceClient,
     MemoryTokenStore,
     Options,
@@ -21,6 +24,7 @@ from flexclient import (
     RetryPolicy,
     Token,
 )
+from flexclient._http.transport import check_origin
 from flexclient._options import SHARED, SHORTHANDS
 from tests.conftest import MP, token_json
 
@@ -46,6 +50,14 @@ def test_the_keywords_and_the_settings_are_the_same_list() -> None:
     assert set(EVERY_SETTING) == fields
     defaults = Options(base_url=MP)
     assert all(getattr(defaults, k) != v for k, v in EVERY_SETTING.items() if k != "base_url")
+
+
+def test_the_option_table_of_the_docs_names_exactly_the_keywords() -> None:
+    usage = (Path(__file__).parent.parent / "docs" / "usage.md").read_text(encoding="utf-8")
+    table = usage.split("Both take these keyword options:", 1)[1].split("\n\n", 2)[1]
+    names = re.findall(r"^\| `(\w+)` \|", table, flags=re.MULTILINE)
+    assert len(names) == len(set(names))
+    assert set(names) == set(ClientOptions.__annotations__) | {"client_secret"}
 
 
 def test_options_are_frozen_and_checked_once() -> None:
@@ -103,11 +115,15 @@ def test_with_options_keeps_limits_and_the_connection_bound_it_does_not_change()
     ("changes", "param"),
     [
         ({"session": requests.Session()}, "session"),
+        ({"client_secret": "other"}, "client_secret"),
+        ({"client_id": "other"}, "client_id"),
+        ({"base_url": "https://user:pw@mp.test"}, "base_url"),
         ({"timeout": None}, "timeout"),
         ({"base_url": "http://example.com"}, "base_url"),
         ({"wire_format": "xml"}, "wire_format"),
         ({"max_retries": -1}, "max_retries"),
         ({"max_response_bytes": 0}, "max_response_bytes"),
+        ({"retry_policy": 3, "max_retries": 1}, "retry_policy"),
         ({"colour": "blue"}, "colour"),
     ],
 )
@@ -194,3 +210,95 @@ def test_per_call_options_as_keywords_on_every_kind_of_method() -> None:
     assert b"png" in sent and progress[-1] == len(sent)
     with pytest.raises(ParameterError, match="timeout"):
         sdk.own_listings.create({"title": "a"}, {}, {"timeout": 6}, timeout=7)
+
+
+def test_an_options_object_is_checked_as_it_is_made() -> None:
+    with pytest.raises(ParameterError) as info:
+        Options(base_url=MP, timeout=0)
+    assert info.value.param == "timeout"
+    made = Options(base_url=MP + "/", rate_limits="dev", deadline=5)  # type: ignore[arg-type]
+    assert made.base_url == MP
+    assert made.rate_limits == RateLimits.preset("dev")
+    assert made.deadline == 5.0 and isinstance(made.deadline, float)
+
+
+@pytest.mark.parametrize("param", ["base_url", "asset_cdn_base_url"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.com",
+        "http://10.0.0.5:8080",
+        "ftp://example.com",
+        "example.com",
+        "https://user:pw@example.com",
+        "https://[::1",
+        "https://",
+        5,
+    ],
+)
+def test_one_rule_for_both_addresses(param: str, url: object) -> None:
+    with pytest.raises(ParameterError) as info:
+        check_origin(url, param)
+    assert info.value.param == param
+    given: Any = {param: url}
+    with pytest.raises(ParameterError) as info:
+        MarketplaceClient("client-id", **given)
+    assert info.value.param == param
+
+
+@pytest.mark.parametrize("url", ["https://a.test/", "http://127.0.0.1:9", "http://[::1]:9/"])
+def test_the_rule_lets_https_and_loopback_through(url: str) -> None:
+    assert check_origin(url, "base_url") == url.rstrip("/")
+
+
+class Counted(MarketplaceClient):
+    made = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        Counted.made += 1
+        super().__init__(*args, **kwargs)
+
+
+def test_with_options_makes_the_client_as_the_constructor_does() -> None:
+    sdk = Counted("client-id", client_secret="secret", max_connections=2)
+    derived = sdk.with_options(timeout=3)
+    assert type(derived) is Counted and Counted.made == 2
+    assert derived._client_secret == "secret"
+    assert derived.options == dataclasses.replace(sdk.options, timeout=3.0)
+    # The Integration client's default bound is a new client's, not a derived one's.
+    assert IntegrationClient("id", "s").options.max_connections == 10
+    unbounded = IntegrationClient("id", "s", max_connections=None)
+    assert unbounded.with_options(timeout=3).options.max_connections is None
+
+
+def test_derived_clients_share_the_meter_and_the_store_lock() -> None:
+    sdk = MarketplaceClient("client-id", base_url=MP)
+    same = sdk.with_options(timeout=3)
+    assert same.usage is sdk.usage
+    assert same._token_lock is sdk._token_lock
+    elsewhere = sdk.with_options(base_url="https://other.test")
+    assert elsewhere.usage is sdk.usage
+    assert elsewhere.token_store is not sdk.token_store
+    assert elsewhere._token_lock is not sdk._token_lock
+    told = sdk.with_options(base_url="https://other.test", token_store=sdk.token_store)
+    assert told._token_lock is sdk._token_lock
+
+
+def test_the_transports_take_the_options_as_they_are() -> None:
+    sdk = MarketplaceClient("client-id", **EVERY_SETTING)
+    for client in (sdk, sdk.with_options(max_connections=5)):
+        transport, options = client._transport, client.options
+        assert transport.base_url == options.base_url
+        assert transport.timeout == options.timeout
+        assert transport.retry is options.retry_policy
+        assert transport.max_response_bytes == options.max_response_bytes
+        assert transport.deadline == options.deadline
+        assert transport.max_connections == options.max_connections
+        assert transport.limiter is not None and transport.limiter.limits is options.rate_limits
+        # Other hosts get the same settings, and none of the API's bounds.
+        offsite = client._offsite()
+        assert offsite.settings is options
+        other = offsite.transport("https://storage.test")
+        assert other.timeout == options.timeout and other.retry is options.retry_policy
+        assert other.deadline is None and other.limiter is None and other._slots is None
+        client.close()

@@ -1,52 +1,349 @@
-"""The public surface: a sorted `__all__` that matches the package, each name documented."""
+"""The public surface: one sorted list of names per package (its `if TYPE_CHECKING:` imports),
+from which `__all__` and the lazy imports are read; each name documented, reporting the
+package as its module, and pickled by that path."""
 
 from __future__ import annotations
 
 import ast
+import copy
 import importlib
 import inspect
+import pickle
+import pkgutil
+import subprocess
+import sys
+import types
+import uuid
+import warnings
+from decimal import Decimal
 from types import ModuleType
+from typing import Any
+
+import pytest
 
 import flexclient
+import flexclient._errors
 import flexclient.models
 import flexclient.params
+from flexclient._support.lazy import declared_exports
+from tests import sample
+
+PACKAGES = (flexclient, flexclient.models, flexclient.params)
+DEPRECATED = {"ImageVariant"}  # flexclient's, until the next minor release
 
 
 def exported(module: ModuleType) -> list[str]:
     # Read at run time: the checkers see the packages' TYPE_CHECKING imports instead.
-    names: list[str] = vars(module)["__all__"]
+    names: list[str] = getattr(module, "__all__")  # noqa: B009
     return names
 
 
-def test_all_is_sorted_and_complete() -> None:
-    for module in (flexclient, flexclient.models, flexclient.params):
-        names = exported(module)
-        assert names == sorted(names)
-        assert set(names) <= set(dir(module))
-        for name in names:
-            assert getattr(module, name) is not None, name
+def block(module: ModuleType) -> list[ast.ImportFrom]:
+    """The imports of the package's `if TYPE_CHECKING:` block, as written."""
+    tree = ast.parse(inspect.getsource(module))
+    found = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+    ]
+    assert len(found) == 1, "one block of public names"
+    statements = found[0].body
+    assert all(isinstance(s, ast.ImportFrom) for s in statements), "imports only"
+    return [s for s in statements if isinstance(s, ast.ImportFrom)]
 
 
-def test_what_the_checkers_read_is_what_runs() -> None:
-    # Each lazy package lists its names twice (flexclient._support.lazy): the imports under
-    # `if TYPE_CHECKING:` and the table of modules; both must give the same objects.
-    for module in (flexclient, flexclient.models, flexclient.params):
-        source = inspect.getsource(module)
-        block = next(
-            node
-            for node in ast.parse(source).body
-            if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
-        )
-        imported = {
-            alias.asname or alias.name: (node.module, alias.name)
-            for node in block.body
-            if isinstance(node, ast.ImportFrom) and node.module
-            for alias in node.names
+def isort_key(name: str) -> tuple[int, str]:
+    # As ruff's isort orders the names of an import: constants, classes, then the rest, each
+    # ignoring case.
+    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[0].isupper() else 2
+    return kind, name.lower()
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda m: m.__name__)
+def test_the_list_of_names_is_sorted_and_each_name_reexported(package: ModuleType) -> None:
+    imports = block(package)
+    modules = [node.module or "" for node in imports]
+    assert modules == sorted(modules), "one import per module, modules in order"
+    assert len(set(modules)) == len(modules)
+    for node in imports:
+        names = [alias.name for alias in node.names]
+        assert names == sorted(names, key=isort_key), node.module
+        for alias in node.names:
+            # `X as X` is what makes the checkers treat the name as re-exported.
+            assert alias.asname == alias.name, f"{alias.name} is imported as another name"
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda m: m.__name__)
+def test_all_is_the_list_sorted_and_every_name_resolves(package: ModuleType) -> None:
+    names = exported(package)
+    listed = {alias.name for node in block(package) for alias in node.names}
+    own: set[str] = {"__version__"} if package is flexclient else set()
+    deprecated: set[str] = DEPRECATED if package is flexclient else set()
+    assert names == sorted(names)
+    assert set(names) == (listed - deprecated) | own
+    assert set(names) <= set(dir(package))
+    assert not deprecated & set(dir(package))
+    for name in names:
+        assert getattr(package, name) is not None, name
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda m: m.__name__)
+def test_the_block_read_as_text_is_what_python_reads(package: ModuleType) -> None:
+    # flexclient._support.lazy reads the block as text, as the formatter lays it out.
+    parsed = {
+        alias.asname or alias.name: (node.module, alias.name)
+        for node in block(package)
+        for alias in node.names
+    }
+    assert declared_exports(package.__name__) == parsed
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda m: m.__name__)
+def test_each_name_is_the_object_its_module_defines(package: ModuleType) -> None:
+    table = declared_exports(package.__name__)
+    assert table, package.__name__
+    for name, (module, attr) in table.items():
+        if name not in DEPRECATED:
+            assert getattr(package, name) is getattr(importlib.import_module(module), attr), name
+
+
+def test_the_reader_follows_relative_imports_and_refuses_what_it_cannot_read() -> None:
+    class Loader:
+        source: str | None = None
+
+        def get_source(self, name: str) -> str | None:
+            return self.source
+
+    package = ModuleType("fakepkg.sub")
+    package.__loader__ = loader = Loader()  # type: ignore[assignment]
+    loader.source = (
+        "from typing import TYPE_CHECKING\n"
+        "\n"
+        "if TYPE_CHECKING:\n"
+        "    from ._a import A as A, f as f\n"
+        "    from .. import B as B\n"
+        "    from .._c import (C as C)\n"
+        "    from fakepkg.d import (\n"
+        "        D as D,\n"
+        "    )\n"
+        "\n"
+        "if not TYPE_CHECKING:\n"
+        "    from nowhere import E\n"
+    )
+    sys.modules["fakepkg.sub"] = package
+    try:
+        assert declared_exports("fakepkg.sub") == {
+            "A": ("fakepkg.sub._a", "A"),
+            "f": ("fakepkg.sub._a", "f"),
+            "B": ("fakepkg", "B"),
+            "C": ("fakepkg._c", "C"),
+            "D": ("fakepkg.d", "D"),
         }
-        assert set(imported) == set(exported(module)) - {"__version__"}
-        for name, (where, original) in imported.items():
-            assert name == original, f"{name} is imported as another name"
-            assert getattr(module, name) is getattr(importlib.import_module(where), name), name
+        for unreadable in (
+            "    from a import A  # no alias\n",
+            "    from a import (\n        A as A,  # a comment\n    )\n",
+            "    from a import A as A\n    import b\n",
+        ):
+            loader.source = f"\nif TYPE_CHECKING:\n{unreadable}"
+            with pytest.raises(ImportError, match="<Name> as <Name>"):
+                declared_exports("fakepkg.sub")
+        loader.source = None  # installed as bytecode alone
+        with pytest.raises(ImportError, match="bytecode"):
+            declared_exports("fakepkg.sub")
+    finally:
+        del sys.modules["fakepkg.sub"]
+
+
+def test_the_top_level_holds_what_programs_use() -> None:
+    # Plumbing and the models live in their own places (flexclient.models, flexclient.params).
+    names = set(exported(flexclient))
+    moved = {"ErrorEnvelope", "ErrorItem", "ErrorSource", "Envelope", "Meta", "Resource"}
+    assert not (moved | {"object_query"}) & names
+    assert moved <= set(exported(flexclient.models))
+    assert "object_query" in exported(flexclient.params)
+    for name in ("ErrorEnvelope", "ErrorItem", "ErrorSource"):
+        assert getattr(flexclient.models, name) is getattr(
+            importlib.import_module("flexclient._errors.body"), name
+        )
+    with pytest.raises(AttributeError, match="object_query"):
+        _ = flexclient.object_query  # type: ignore[attr-defined]
+
+
+def defined_by_flexclient(base: type) -> set[type]:
+    for info in pkgutil.walk_packages(flexclient.__path__, "flexclient."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    found: set[type] = set()
+    bases = [base]
+    while bases:
+        subclasses: list[type] = bases.pop().__subclasses__()
+        for cls in subclasses:
+            bases.append(cls)
+            if cls.__module__.split(".")[0] == "flexclient":
+                found.add(cls)
+    return found
+
+
+def test_every_warning_and_exception_of_flexclient_lives_in_the_errors_module() -> None:
+    errors = {value for value in vars(flexclient._errors).values() if isinstance(value, type)}
+    for cls in defined_by_flexclient(Warning):
+        assert cls in errors, cls
+        assert cls.__name__ in exported(flexclient), cls
+    # Still in the module of the assets feature: AssetReferenceError (to move to _errors).
+    elsewhere = {"AssetReferenceError"}
+    for cls in defined_by_flexclient(flexclient.FlexError):
+        assert cls.__name__ in exported(flexclient), cls
+        assert cls in errors or cls.__name__ in elsewhere, cls
+    for value in errors:
+        if issubclass(value, flexclient.FlexError | Warning):
+            assert value.__name__ in exported(flexclient), value
+
+
+def reports_package(value: object) -> bool:
+    # Dataclasses and pydantic models keep their own module (flexclient._support.lazy).
+    if not isinstance(value, type | types.FunctionType):
+        return False
+    return not hasattr(value, "__dataclass_fields__") and not hasattr(value, "__pydantic_fields__")
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda m: m.__name__)
+def test_public_classes_name_the_package_as_their_module(package: ModuleType) -> None:
+    for name in exported(package):
+        value = getattr(package, name)
+        module: str = getattr(value, "__module__", "")
+        if reports_package(value) and module != package.__name__:
+            # Only a public module may be named instead (flexclient.models.listings).
+            assert not any(part.startswith("_") for part in module.split(".")), (name, module)
+        if isinstance(value, type | types.FunctionType):
+            # And each is found there by pickle, models and dataclasses included.
+            assert pickle.loads(pickle.dumps(value)) is value, name
+    if package is flexclient:
+        assert flexclient.MarketplaceClient.__module__ == "flexclient"
+        assert flexclient.MemoryTokenStore.__module__ == "flexclient"
+        assert flexclient.image_variants.__module__ == "flexclient"
+        assert flexclient.Money.__module__ == "flexclient._wire.value_types"  # a dataclass
+    if package is flexclient.models:
+        assert flexclient.models.ToOne.__module__ == "flexclient.models"
+
+
+ERRORS = """
+import sys, traceback
+import requests_mock
+from flexclient import MarketplaceClient
+with requests_mock.Mocker() as m:
+    m.post("https://mp.test/v1/auth/token", json={"access_token": "t", "scope": "public-read"})
+    m.get("https://mp.test/v1/api/listings/show", status_code=404, reason="Not Found", text="")
+    sdk = MarketplaceClient("id", base_url="https://mp.test", max_retries=0)
+    store = type(sdk.token_store)
+    try:
+        sdk.listings.show({"id": "c6ff7190-bdf7-47a0-8a2b-e3136e74334f"})
+    except Exception as e:
+        print(traceback.format_exception_only(e)[-1].split(":")[0])
+print(store.__module__, "NotFoundError" in vars(sys.modules["flexclient"]))
+"""
+
+
+def test_a_raised_error_and_a_store_name_flexclient_before_the_program_imports_them() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", ERRORS], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.split() == ["flexclient.NotFoundError", "flexclient", "False"]
+
+
+def errors() -> list[flexclient.FlexError]:
+    return [
+        flexclient.NotFoundError(404, "Not Found", body='{"errors": []}', headers={"A": "b"}),
+        flexclient.AuthError(401, "Unauthorized", body='{"error": "invalid_grant"}'),
+        flexclient.RedirectError(307, "Temporary Redirect", location="https://x.test/"),
+        flexclient.ParameterError("perPage", "too big"),
+        flexclient.MissingExtraError("tqdm", "progress", "a progress bar"),
+        flexclient.CreditBudgetExceededError(
+            budget=Decimal(10), spent=Decimal(8), cost=Decimal(5), endpoint="/v1/api/x"
+        ),
+        flexclient.RelationshipNotIncludedError("author", "in a test"),
+        flexclient.TransportError("GET /x: ConnectionError", kind="ConnectionError"),
+        flexclient.RequestTimeoutError("GET /x: ReadTimeout", kind="ReadTimeout"),
+        flexclient.TokenStoreError("a folder"),
+        flexclient.PositionStoreError("a folder"),
+    ]
+
+
+@pytest.mark.parametrize("error", errors(), ids=lambda e: type(e).__name__)
+def test_errors_pickle_and_copy_with_their_attributes(error: flexclient.FlexError) -> None:
+    error.add_note("a note")
+    for protocol in (0, 2, pickle.HIGHEST_PROTOCOL):
+        for clone in (
+            pickle.loads(pickle.dumps(error, protocol)),
+            copy.copy(error),
+            copy.deepcopy(error),
+        ):
+            assert type(clone) is type(error)
+            assert str(clone) == str(error) and clone.args == error.args
+            assert vars(clone) == vars(error)  # the attributes, `__notes__` included
+    if isinstance(error, ImportError):
+        assert pickle.loads(pickle.dumps(error)).name == error.name == "tqdm"
+
+
+def test_values_and_models_pickle() -> None:
+    from flexclient.models._envelope import build_envelope
+
+    listing = build_envelope(sample.page()).data[0]
+    values: list[Any] = [
+        listing,
+        flexclient.Money(5000, "EUR"),
+        flexclient.LatLngBounds(flexclient.LatLng(1, 2), flexclient.LatLng(0, 1)),
+        flexclient.ImageVariantSpec(400, 300, "crop"),
+        flexclient.UploadProgress(1, 2),
+        flexclient.Token(access_token="t", token_type="bearer", expires_in=60, scope="user"),
+        uuid.UUID(int=1),
+    ]
+    for value in values:
+        assert pickle.loads(pickle.dumps(value)) == value
+
+
+def test_the_old_image_variant_name_warns_and_is_the_new_class() -> None:
+    with pytest.warns(DeprecationWarning, match="use flexclient.ImageVariantSpec") as caught:
+        from flexclient import ImageVariant
+    assert ImageVariant is flexclient.ImageVariantSpec
+    assert caught[0].filename == __file__  # the line that used it
+    with pytest.warns(DeprecationWarning):  # each use, not only the first
+        _ = flexclient.ImageVariant
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # Neither `from flexclient import *` nor `dir()` reads it.
+        exec("from flexclient import *", {})
+        assert "ImageVariant" not in dir(flexclient)
+
+
+def test_the_image_variant_names_differ_for_request_and_answer() -> None:
+    spec: object = flexclient.ImageVariantSpec
+    assert spec is not flexclient.models.ImageVariant
+    assert "ImageVariantSpec" not in exported(flexclient.models)
+
+
+def test_reading_the_list_imports_nothing_else() -> None:
+    code = (
+        "import sys, flexclient, flexclient.models as m, flexclient.params as p\n"
+        "n = len(flexclient.__all__) + len(dir(m)) + len(p.__all__)\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('flex', 'pydantic', 'requests'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert ast.literal_eval(done.stdout.strip()) == [
+        "flexclient",
+        "flexclient._support",
+        "flexclient._support.lazy",
+        "flexclient.models",
+        "flexclient.params",
+    ]
+
+
+def test_a_private_name_is_refused_without_reading_the_list() -> None:
+    with pytest.raises(AttributeError, match="_nothing"):
+        _ = flexclient.params._nothing  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError, match="did you mean 'MarketplaceClient'"):
+        _ = flexclient.MarketplaceClien  # type: ignore[attr-defined]
 
 
 def test_every_public_name_has_a_docstring() -> None:

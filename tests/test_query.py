@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flexclient import LatLng, LatLngBounds, Money, ParameterError, object_query
+from flexclient import LatLng, LatLngBounds, Money, ParameterError
 from flexclient._wire.query import write_query
 from flexclient._wire.values import js_number
+from flexclient.params import object_query
 from tests.shapes import is_list
 
 VECTORS_FILE = Path(__file__).parent / "data" / "wire-vectors.json"  # see tests/data/README.md

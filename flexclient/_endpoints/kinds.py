@@ -1,19 +1,26 @@
-"""The kinds of endpoint method: queries, list queries, commands and uploads.
+"""The kinds of endpoint: queries, list queries, commands and uploads.
 
-An endpoint is declared once, as a class attribute of its group in `flexclient._endpoints.table`
-(`query = ListQuery[ListingsQueryParams, Listing]("listings/query")`); reading it from a
-group of a client gives a callable bound to that client. The type arguments are the
-parameters the method takes (a TypedDict of `flexclient.params`) and the `data` of the
-envelope it returns; `Endpoint.params_type` and `Endpoint.data_type` read them back.
+An endpoint is declared once, as a class attribute of its group in `flexclient._endpoints.table`:
 
-Each kind comes in two forms, and the table says which one an endpoint is:
+    query: OptionalListQuery[ListingsQueryParams, Listing] = OptionalListQuery(
+        "listings/query", "The marketplace's published listings, ..."
+    )
 
-| kind | first argument optional | first argument required (the endpoint needs keys) |
+Read from a group of a client, it is a copy of itself bound to that client (made once per
+client), which sends the request when called. The type arguments are the parameters the
+method takes (a TypedDict of `flexclient.params`) and the model of the `data` it answers,
+read from the annotation when first needed (`Endpoint.declared`).
+
+| kind | first argument required | first argument optional (no required keys) |
 |---|---|---|
-| GET, one resource | `Query` | `RequiredQuery` |
-| GET, a list, page by page | `ListQuery` | `RequiredListQuery` |
-| POST | `Command` | `RequiredCommand` |
-| multipart POST | | `Upload` |
+| GET, one resource | `Query` | `OptionalQuery` |
+| GET, a list, page by page | `ListQuery` | `OptionalListQuery` |
+| POST | `Command` | `OptionalCommand` |
+| multipart POST | `Upload` | |
+
+Each optional form is a subclass of its kind that gives the first argument a default: a
+subclass may widen what its base accepts, never narrow it. So `isinstance(m, Query)` holds for
+every GET endpoint, `ListQuery` for every list and `Command` for every POST.
 
 The first argument is typed as the TypedDict itself (not `P | None`), so that mypy and
 pyright name a wrong key, a wrong value or a missing key; a method whose endpoint needs
@@ -21,14 +28,20 @@ keys cannot be called without them. Keys of the API's open families (`pub_*`, `m
 `priv_*`, `prot_*`, `fields.*`, `imageVariant.*`, `limit.*`) go in the keyword `custom=`,
 which any method takes: they are checked to be of those families and joined to the query
 parameters. At run time any mapping is accepted as the parameters.
+
+`help()` of an endpoint says what it does, its path, its credits and its keys
+(`flexclient._endpoints.docs`, imported only then).
 """
 
 from __future__ import annotations
 
+import copy
 import functools
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -39,17 +52,18 @@ from typing import (
     TypedDict,
     TypeVar,
     cast,
+    get_args,
+    get_type_hints,
     overload,
 )
 
-from requests.structures import CaseInsensitiveDict
-
+import flexclient.models
+import flexclient.params
 from flexclient._endpoints import pages as _pages
 from flexclient._endpoints.checks import check_call, with_custom
 from flexclient._errors import ParameterError
 from flexclient._http.multipart import ProgressCallback, UploadProgress
 from flexclient._support.frozen import Frozen
-from flexclient._support.lazy import declared_args
 from flexclient._support.narrow import is_mapping
 from flexclient._support.suggest import no_such, vars_of
 from flexclient.credits import UsageType, credits_for, usage_type
@@ -57,6 +71,8 @@ from flexclient.models import Envelope
 from flexclient.params import CommandQueryParams
 
 if TYPE_CHECKING:
+    from inspect import Signature
+
     from flexclient._base_client import BaseClient
 
 P = TypeVar("P", bound=Mapping[str, Any])
@@ -78,6 +94,7 @@ _OMITTED: Any = None
 class Response(Frozen, Generic[T]):
     """A successful answer: `status`, `status_text`, `headers`, and `data` (the envelope).
 
+    `headers` is a read-only mapping whose keys ignore case (`res.headers["content-type"]`);
     `retries` counts the times the request was sent again before this answer.
 
     >>> res = sdk.listings.query({"perPage": 5})  # doctest: +SKIP
@@ -88,7 +105,7 @@ class Response(Frozen, Generic[T]):
     status: int
     status_text: str
     # Left out of repr(): a page of headers says little in a notebook or a log line.
-    headers: CaseInsensitiveDict[str] = field(repr=False)
+    headers: Mapping[str, str] = field(repr=False)
     data: T
     retries: int = 0
 
@@ -167,59 +184,111 @@ def group(cls: type[G]) -> GroupSlot[G]:
     return GroupSlot(cls)
 
 
+class _TableNames(dict[str, object]):
+    """The names the table's annotations use and imports for the checkers only: TypedDicts
+    of `flexclient.params` and models of `flexclient.models`, which import only the module
+    of a name asked for (or, without `models`, take every model as Any, importing none). Any
+    other name is the table module's own."""
+
+    def __init__(self, models: bool) -> None:
+        super().__init__()
+        self.models = models
+
+    def __missing__(self, name: str) -> object:
+        # Its `__all__` first: asked for a name it lacks, a package looks for suggestions.
+        if name in getattr(flexclient.params, "__all__", ()):
+            return getattr(flexclient.params, name)
+        if name in getattr(flexclient.models, "__all__", ()):
+            return getattr(flexclient.models, name) if self.models else Any
+        raise KeyError(name)
+
+
+class _Doc(str):
+    """A kind's docstring which, read from an endpoint, is that endpoint's own: what `help()`
+    shows of it (`flexclient._endpoints.docs`)."""
+
+    def __get__(self, endpoint: Endpoint[Any, Any] | None, owner: type) -> str:
+        if endpoint is None:
+            return self
+        from flexclient._endpoints.docs import describe
+
+        return describe(endpoint)
+
+
 class Endpoint(Generic[P, D]):
-    """An endpoint of a group; see the module docstring."""
+    """An endpoint of a group, declared in the table, or bound to a client (see the module
+    docstring). What a bound one knows of the declaration it was made from is shared: its
+    path, its `summary` (what it does), its types."""
 
     kind: ClassVar[Kind] = "query"
-    params_required: ClassVar[bool] = False
+    params_required: ClassVar[bool] = True
     """True when the method's first argument is required (the endpoint needs keys)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, summary: str) -> None:
         self.path = path
+        self.summary = summary
         self.name: str = ""
+        self.endpoint: Endpoint[P, D] = self
+        """The declaration in the table; a bound endpoint's is the one it was made from."""
         self._group: type | None = None
-        self._params: Any = None
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls.__doc__ = _Doc(cls.__doc__ or "")
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
         self._group = owner
 
-    @functools.cached_property
-    def _declared(self) -> tuple[object, ...]:
-        # The endpoint's annotation in its group, `query: ListQuery[ListingsQueryParams,
-        # Listing] = ListQuery(...)`, names its TypedDict and model, looked up when first
-        # needed: the table imports neither, and a call imports only its own endpoint's
-        # TypedDict, and an answer the models of what it holds. Read when first needed too,
-        # not for all hundred endpoints at import.
-        return declared_args(self._group, self.name) if self._group is not None else ()
-
     def __repr__(self) -> str:
         return f"<{self.kind} {self.path}>"
+
+    @property
+    def __name__(self) -> str:
+        """The method's name (`create`), as `help()` titles it."""
+        return self.name
+
+    @property
+    def __signature__(self) -> Signature:
+        """The method's signature, with the types of this endpoint, as `help()` shows it."""
+        from flexclient._endpoints.docs import signature
+
+        return signature(self)
+
+    def _type_args(self, models: bool) -> tuple[Any, ...]:
+        # The endpoint's annotation in its group, `query: OptionalListQuery[
+        # ListingsQueryParams, Listing] = ...`, names its TypedDict and model; the table
+        # imports neither. get_type_hints reads every annotation of a class: it is given this
+        # one alone, so that an endpoint imports its own types only, when first needed.
+        owner = self._group
+        annotation = vars(owner).get("__annotations__", {}).get(self.name) if owner else None
+        if owner is None or annotation is None:
+            return ()
+        one = SimpleNamespace(__annotations__={"hint": annotation})
+        names = vars(sys.modules[owner.__module__])
+        return get_args(get_type_hints(one, names, _TableNames(models))["hint"])
+
+    @functools.cached_property
+    def _declared(self) -> tuple[Any, ...]:
+        return self._type_args(models=True)
+
+    @functools.cached_property
+    def _params(self) -> Any:
+        # A call needs its TypedDict, not its model (the answer's resource types choose the
+        # models): read without the model, whose module is not imported for it.
+        args = self._type_args(models=False)
+        return args[0] if args else Params
 
     def declared(self) -> tuple[Any, ...]:
         """The type arguments the endpoint is declared with in its group: (the TypedDict of its
         parameters, the model it answers); () for an endpoint declared without them."""
-        if not self._declared:
-            return ()
-        model = self._declared[1]
-        if isinstance(model, str):
-            import flexclient.models
-
-            model = getattr(flexclient.models, model)
-        return (self.params_type, model)
+        return self.endpoint._declared
 
     @property
     def params_type(self) -> Any:
         """The TypedDict of the parameters (query parameters of a query, body of a
         command) the endpoint was declared with."""
-        if self._params is None:
-            found = self._declared[0] if self._declared else Params
-            if isinstance(found, str):
-                import flexclient.params
-
-                found = getattr(flexclient.params, found)
-            self._params = found
-        return self._params
+        return self.endpoint._params
 
     @property
     def query_params_type(self) -> Any:
@@ -234,147 +303,20 @@ class Endpoint(Generic[P, D]):
         return declared[1] if declared else Any
 
 
-class Query(Endpoint[P, D]):
-    """A GET endpoint: `method(params)`, with `params` optional."""
-
-    kind: ClassVar[Kind] = "query"
-
-    @overload
-    def __get__(self, group: None, owner: type) -> Self: ...
-    @overload
-    def __get__(self, group: Group, owner: type) -> BoundQuery[P, D]: ...
-    def __get__(self, group: Group | None, owner: type) -> Self | BoundQuery[P, D]:
-        if group is None:
-            return self
-        return BoundQuery(_client_of(group), self)
-
-
-class RequiredQuery(Query[P, D]):
-    """A GET endpoint that needs parameters: `method(params)`."""
-
-    params_required: ClassVar[bool] = True
-
-    @overload
-    def __get__(self, group: None, owner: type) -> Self: ...
-    @overload
-    def __get__(self, group: Group, owner: type) -> BoundRequiredQuery[P, D]: ...
-    def __get__(self, group: Group | None, owner: type) -> Self | BoundRequiredQuery[P, D]:
-        if group is None:
-            return self
-        return BoundRequiredQuery(_client_of(group), self)
-
-
-class ListQuery(Endpoint[P, R]):
-    """A GET endpoint answering a list of resources of type R, page by page: `method(params)`,
-    `method.iter(params)`, `method.pages(params)`, with `params` optional."""
-
-    kind: ClassVar[Kind] = "query"
-
-    @property
-    def data_type(self) -> Any:
-        """`list[...]` of the model of its resources."""
-        item = self.declared()[1:] or (Any,)
-        return list.__class_getitem__(item[0])
-
-    @overload
-    def __get__(self, group: None, owner: type) -> Self: ...
-    @overload
-    def __get__(self, group: Group, owner: type) -> BoundListQuery[P, R]: ...
-    def __get__(self, group: Group | None, owner: type) -> Self | BoundListQuery[P, R]:
-        if group is None:
-            return self
-        return BoundListQuery(_client_of(group), self)
-
-
-class RequiredListQuery(ListQuery[P, R]):
-    """A list query that needs parameters (`timeslots.query` needs a listing and a period)."""
-
-    params_required: ClassVar[bool] = True
-
-    @overload
-    def __get__(self, group: None, owner: type) -> Self: ...
-    @overload
-    def __get__(self, group: Group, owner: type) -> BoundRequiredListQuery[P, R]: ...
-    def __get__(self, group: Group | None, owner: type) -> Self | BoundRequiredListQuery[P, R]:
-        if group is None:
-            return self
-        return BoundRequiredListQuery(_client_of(group), self)
-
-
-class Command(Endpoint[P, D]):
-    """A POST endpoint: `method(body_params, query_params, opts)`, all optional."""
-
-    kind: ClassVar[Kind] = "command"
-
-    @overload
-    def __get__(self, group: None, owner: type) -> Self: ...
-    @overload
-    def __get__(self, group: Group, owner: type) -> BoundCommand[P, D]: ...
-    def __get__(self, group: Group | None, owner: type) -> Self | BoundCommand[P, D]:
-        if group is None:
-            return self
-        return BoundCommand(_client_of(group), self)
-
-
-class RequiredCommand(Command[P, D]):
-    """A POST endpoint whose body has required keys: `body_params` must be given."""
-
-    params_required: ClassVar[bool] = True
-
-    @overload
-    def __get__(self, group: None, owner: type) -> Self: ...
-    @overload
-    def __get__(self, group: Group, owner: type) -> BoundRequiredCommand[P, D]: ...
-    def __get__(self, group: Group | None, owner: type) -> Self | BoundRequiredCommand[P, D]:
-        if group is None:
-            return self
-        return BoundRequiredCommand(_client_of(group), self)
-
-
-class Upload(Command[P, D]):
-    """A multipart POST endpoint; the file goes in the body parameter `image`."""
-
-    kind: ClassVar[Kind] = "upload"
-    params_required: ClassVar[bool] = True
-
-    @overload
-    def __get__(self, group: None, owner: type) -> Self: ...
-    @overload
-    def __get__(self, group: Group, owner: type) -> BoundUpload[P, D]: ...
-    def __get__(self, group: Group | None, owner: type) -> Self | BoundUpload[P, D]:
-        if group is None:
-            return self
-        return BoundUpload(_client_of(group), self)
-
-
-def _options(
-    timeout: Timeout | None, deadline: float | None, credit_budget: int | Decimal | None = None
-) -> RequestOptions:
-    opts: RequestOptions = {}
-    if timeout is not None:
-        opts["timeout"] = timeout
-    if deadline is not None:
-        opts["deadline"] = deadline
-    if credit_budget is not None:
-        opts["credit_budget"] = credit_budget
-    return opts
-
-
 class Bound:
-    """An endpoint of one client: what all kinds of bound method have in common."""
+    """What an endpoint has once bound to a client, whatever its types: its URL path, the
+    credits a call costs, and its declaration in the table (`endpoint`). Every kind is one
+    (a declaration has no client, and no URL path, yet); not generic, so that
+    `isinstance(x, Bound)` is all a checker needs to read these of any endpoint."""
 
-    def __init__(self, client: BaseClient, endpoint: Endpoint[Any, Any]) -> None:
-        self._client = client
-        self.endpoint = endpoint
-
-    def __repr__(self) -> str:
-        billed = f"{self.usage_type}, {self.credits} credits" if self.usage_type else "not billed"
-        return f"<{self.endpoint.kind} {self.url_path} ({billed})>"
+    _client: BaseClient
+    path: str
+    endpoint: Endpoint[Any, Any]
 
     @property
     def url_path(self) -> str:
         """The endpoint's URL path, `/v1/api/listings/query`."""
-        return self._client.path_for(self.endpoint.path)
+        return self._client.path_for(self.path)
 
     @property
     def usage_type(self) -> UsageType | None:
@@ -397,12 +339,48 @@ class Bound:
         return credits_for(self.url_path)
 
 
-class BoundQuery(Bound, Generic[P, D]):
-    """A query endpoint of one client; call it with the query parameters."""
+class _Bindable(Endpoint[P, D], Bound):
+    """An endpoint that, read from a group of a client, is a copy of itself bound to the
+    client. (`Endpoint` itself is no descriptor: a dataclass field typed `Endpoint` is a
+    plain attribute to the checkers.)"""
+
+    def __get__(self, group: Group | None, owner: type) -> Self:
+        if group is None:
+            return self
+        bound = copy.copy(self)
+        bound._client = _client_of(group)
+        # Stored in the group under the same name, it hides this (non-data) descriptor.
+        vars(group)[self.name] = bound
+        return bound
+
+    def __repr__(self) -> str:
+        if not hasattr(self, "_client"):  # a declaration of the table
+            return super().__repr__()
+        billed = f"{self.usage_type}, {self.credits} credits" if self.usage_type else "not billed"
+        return f"<{self.kind} {self.url_path} ({billed})>"
+
+
+def _options(
+    timeout: Timeout | None, deadline: float | None, credit_budget: int | Decimal | None = None
+) -> RequestOptions:
+    opts: RequestOptions = {}
+    if timeout is not None:
+        opts["timeout"] = timeout
+    if deadline is not None:
+        opts["deadline"] = deadline
+    if credit_budget is not None:
+        opts["credit_budget"] = credit_budget
+    return opts
+
+
+class Query(_Bindable[P, D]):
+    """A GET endpoint that needs parameters: `method(params)`."""
+
+    kind: ClassVar[Kind] = "query"
 
     def __call__(
         self,
-        params: P = _OMITTED,
+        params: P,
         /,
         *,
         custom: Custom | None = None,
@@ -417,16 +395,18 @@ class BoundQuery(Bound, Generic[P, D]):
         return self._send(with_custom(params, custom), _options(timeout, deadline, credit_budget))
 
     def _send(self, query: Params | None, opts: RequestOptions) -> Response[Envelope[D]]:
-        check_call(self.endpoint, query, None)
+        check_call(self, query, None)
         return self._client.call(self.endpoint, query=query, opts=opts)
 
 
-class BoundRequiredQuery(BoundQuery[P, D]):
-    """A query endpoint that needs parameters."""
+class OptionalQuery(Query[P, D]):
+    """A GET endpoint whose parameters may all be left out: `method(params)` or `method()`."""
 
-    def __call__(  # type: ignore[override]  # the one difference: `params` is required
+    params_required: ClassVar[bool] = False
+
+    def __call__(
         self,
-        params: P,
+        params: P = _OMITTED,
         /,
         *,
         custom: Custom | None = None,
@@ -434,20 +414,27 @@ class BoundRequiredQuery(BoundQuery[P, D]):
         deadline: float | None = None,
         credit_budget: int | Decimal | None = None,
     ) -> Response[Envelope[D]]:
-        """Send the query; see `BoundQuery.__call__`."""
+        """Send the query; see `Query.__call__`."""
         return self._send(with_custom(params, custom), _options(timeout, deadline, credit_budget))
 
 
-class BoundListQuery(BoundQuery[P, list[R]], Generic[P, R]):
-    """A query endpoint whose answer is a list; it can also walk every page.
+class ListQuery(Query[P, list[R]]):
+    """A GET endpoint answering a list of resources of type R, page by page, that needs
+    parameters: `method(params)`, `method.iter(params)`, `method.pages(params)`.
 
-    >>> for listing in sdk.listings.query.iter({"perPage": 100}, custom={"pub_category": "road"}):
-    ...     print(listing.attributes.title)  # doctest: +SKIP
+    >>> for slot in sdk.timeslots.query.iter({"listingId": id, "start": s, "end": e}):
+    ...     print(slot.attributes.start)  # doctest: +SKIP
     """
+
+    @property
+    def data_type(self) -> Any:
+        """`list[...]` of the model of its resources."""
+        item = self.declared()[1:] or (Any,)
+        return list.__class_getitem__(item[0])
 
     def pages(
         self,
-        params: P = _OMITTED,
+        params: P,
         /,
         *,
         custom: Custom | None = None,
@@ -462,7 +449,7 @@ class BoundListQuery(BoundQuery[P, list[R]], Generic[P, R]):
 
     def iter(
         self,
-        params: P = _OMITTED,
+        params: P,
         /,
         *,
         custom: Custom | None = None,
@@ -478,37 +465,28 @@ class BoundListQuery(BoundQuery[P, list[R]], Generic[P, R]):
         return _pages.items(lambda p: self._send(p, opts), query, max_items, progress)
 
 
-class BoundRequiredListQuery(BoundListQuery[P, R]):
-    """A list query endpoint that needs parameters; `iter` and `pages` need them too."""
+class OptionalListQuery(OptionalQuery[P, list[R]], ListQuery[P, R]):
+    """A list query whose parameters may all be left out, in `iter` and `pages` too.
 
-    def __call__(  # type: ignore[override]  # the one difference: `params` is required
-        self,
-        params: P,
-        /,
-        *,
-        custom: Custom | None = None,
-        timeout: Timeout | None = None,
-        deadline: float | None = None,
-        credit_budget: int | Decimal | None = None,
-    ) -> Response[Envelope[list[R]]]:
-        """Send the query; see `BoundQuery.__call__`."""
-        return self._send(with_custom(params, custom), _options(timeout, deadline, credit_budget))
+    >>> for listing in sdk.listings.query.iter({"perPage": 100}, custom={"pub_category": "road"}):
+    ...     print(listing.attributes.title)  # doctest: +SKIP
+    """
 
-    def pages(  # type: ignore[override]
+    def pages(
         self,
-        params: P,
+        params: P = _OMITTED,
         /,
         *,
         custom: Custom | None = None,
         max_pages: int | None = None,
         timeout: Timeout | None = None,
     ) -> Iterator[Response[Envelope[list[R]]]]:
-        """See `BoundListQuery.pages`."""
+        """See `ListQuery.pages`."""
         return super().pages(params, custom=custom, max_pages=max_pages, timeout=timeout)
 
-    def iter(  # type: ignore[override]
+    def iter(
         self,
-        params: P,
+        params: P = _OMITTED,
         /,
         *,
         custom: Custom | None = None,
@@ -516,18 +494,21 @@ class BoundRequiredListQuery(BoundListQuery[P, R]):
         progress: bool = False,
         timeout: Timeout | None = None,
     ) -> Iterator[R]:
-        """See `BoundListQuery.iter`."""
+        """See `ListQuery.iter`."""
         return super().iter(
             params, custom=custom, max_items=max_items, progress=progress, timeout=timeout
         )
 
 
-class BoundCommand(Bound, Generic[P, D]):
-    """A command endpoint of one client; call it with body params, query params and opts."""
+class Command(_Bindable[P, D]):
+    """A POST endpoint whose body has required keys: `method(body_params, query_params,
+    opts)`, `body_params` required."""
+
+    kind: ClassVar[Kind] = "command"
 
     def __call__(
         self,
-        body_params: P = _OMITTED,
+        body_params: P,
         query_params: CommandQueryParams = _OMITTED,
         opts: RequestOptions = _OMITTED,
         /,
@@ -544,9 +525,8 @@ class BoundCommand(Bound, Generic[P, D]):
         (seconds, or (connect, read)), `deadline` (seconds for the whole call) and
         `credit_budget` (credits the call may spend). `custom` takes query keys of the open
         families (`fields.*`, `imageVariant.*`, `limit.*`)."""
-        return self._send(
-            body_params, query_params, opts, custom, _options(timeout, deadline, credit_budget)
-        )
+        given = _options(timeout, deadline, credit_budget)
+        return self._send(body_params, query_params, opts, custom, given)
 
     def _send(
         self,
@@ -557,18 +537,20 @@ class BoundCommand(Bound, Generic[P, D]):
         keywords: RequestOptions,
     ) -> Response[Envelope[D]]:
         query = with_custom(query, custom, "query_params")
-        check_call(self.endpoint, query, body)
+        check_call(self, query, body)
         return self._client.call(
             self.endpoint, body=body, query=query, opts=merged_options(opts, keywords)
         )
 
 
-class BoundRequiredCommand(BoundCommand[P, D]):
-    """A command endpoint whose body has required keys."""
+class OptionalCommand(Command[P, D]):
+    """A POST endpoint whose parameters may all be left out: `method()` too."""
 
-    def __call__(  # type: ignore[override]  # the one difference: `body_params` is required
+    params_required: ClassVar[bool] = False
+
+    def __call__(
         self,
-        body_params: P,
+        body_params: P = _OMITTED,
         query_params: CommandQueryParams = _OMITTED,
         opts: RequestOptions = _OMITTED,
         /,
@@ -578,20 +560,21 @@ class BoundRequiredCommand(BoundCommand[P, D]):
         deadline: float | None = None,
         credit_budget: int | Decimal | None = None,
     ) -> Response[Envelope[D]]:
-        """Send the command; see `BoundCommand.__call__`."""
-        return self._send(
-            body_params, query_params, opts, custom, _options(timeout, deadline, credit_budget)
-        )
+        """Send the command; see `Command.__call__`."""
+        given = _options(timeout, deadline, credit_budget)
+        return self._send(body_params, query_params, opts, custom, given)
 
 
-class BoundUpload(BoundCommand[P, D]):
-    """An upload endpoint of one client: a command whose per-call options also take the
-    upload's progress.
+class Upload(Command[P, D]):
+    """A multipart POST endpoint: a command whose body holds a file (`image`), and whose
+    per-call options also take the upload's progress.
 
     >>> sdk.images.upload({"image": "photo.jpg"}, {}, progress_bar=True)  # doctest: +SKIP
     """
 
-    def __call__(  # type: ignore[override]  # `body_params` (the file) is required
+    kind: ClassVar[Kind] = "upload"
+
+    def __call__(
         self,
         body_params: P,
         query_params: CommandQueryParams = _OMITTED,
@@ -631,26 +614,20 @@ def merged_options(opts: RequestOptions | None, keywords: RequestOptions) -> Req
 
 
 __all__ = [
-    "BoundCommand",
-    "BoundListQuery",
-    "BoundQuery",
-    "BoundRequiredCommand",
-    "BoundRequiredListQuery",
-    "BoundRequiredQuery",
-    "BoundUpload",
+    "Bound",
     "Command",
     "Custom",
     "Endpoint",
     "Group",
     "GroupSlot",
     "ListQuery",
+    "OptionalCommand",
+    "OptionalListQuery",
+    "OptionalQuery",
     "Params",
     "ProgressCallback",
     "Query",
     "RequestOptions",
-    "RequiredCommand",
-    "RequiredListQuery",
-    "RequiredQuery",
     "Response",
     "Upload",
     "group",

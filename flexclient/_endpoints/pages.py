@@ -6,17 +6,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from flexclient._errors import ParameterError, require
-
-
-class PaginationLimitWarning(UserWarning):
-    """The API lets a query read only its first `paginationLimit` pages; more results exist.
-
-    Warned when `.iter()` or `.pages()` stops at that limit. To make it an error:
-
-    >>> import warnings
-    >>> warnings.simplefilter("error", PaginationLimitWarning)  # doctest: +SKIP
-    """
+from flexclient._errors import PaginationLimitWarning, ParameterError, require
 
 
 def pages(

@@ -1,4 +1,4 @@
-"""Every exception flexclient raises, in one hierarchy.
+"""Every exception flexclient raises, in one hierarchy, and every warning it gives.
 
     FlexError                              anything raised by flexclient
     ├── ParameterError (ValueError)        a parameter that cannot be sent; nothing was sent
@@ -31,22 +31,31 @@
         └── UnexpectedResponseError        a 2xx whose body is not a readable API envelope
             └── ResponseTooLargeError      a body over the client's `max_response_bytes`
 
+    UserWarning
+    ├── UnknownParameterWarning            a parameter key the endpoint does not document
+    └── PaginationLimitWarning             `.iter()` or `.pages()` stopped at the pagination
+                                           limit; more results exist
+
 An `ApiError` always carries the status, the status text, the response headers and the raw
 body text, and `data`, the parsed error envelope; `retries` counts the retries made before it
 and `retry_after` is the wait the server asked for, if it did (`Retry-After`). When the body is
 not in the API's error shape (a plain-text 500, an HTML page from a proxy, truncated
 Transit), `data.errors` is empty and the raw body is still there in `body`.
+
+Each class here reports `flexclient` as its module (`flexclient.NotFoundError: 404 ...` in a
+traceback), the name programs import it by; errors pickle and copy with their attributes.
 """
 
 from __future__ import annotations
 
+import copyreg
 import importlib
 import inspect
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from flexclient._support.json_reading import read_json
 from flexclient._support.narrow import is_json_object
@@ -55,8 +64,23 @@ if TYPE_CHECKING:
     from flexclient._errors.body import ErrorEnvelope
 
 
+# `cls.__new__(cls)`, which pickle writes as its NEWOBJ (typeshed does not declare it).
+_NEWOBJ: Callable[..., object] = vars(copyreg)["__newobj__"]
+
+
 class FlexError(Exception):
     """Base class of every exception raised by flexclient."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt as pickle and copy rebuild an instance of a plain class: made without
+        # calling `__init__` (whose arguments are not `args`), then given `args` and the
+        # state the builtin base keeps (the attributes; `ImportError.name` too). `args` is
+        # state too: `OSError` leaves it to `__init__` when a subclass defines one.
+        state: dict[str, Any] = {"args": self.args}
+        reduced = super().__reduce__()
+        if isinstance(reduced, tuple) and len(reduced) > 2 and reduced[2]:
+            state.update(cast("dict[str, Any]", reduced[2]))
+        return _NEWOBJ, (type(self),), state
 
 
 class ParameterError(FlexError, ValueError):
@@ -120,6 +144,16 @@ class UnknownParameterWarning(UserWarning):
     """A parameter key the endpoint does not document (and of no open family such as
     `pub_*`): it is sent all the same, and the warning names the documented keys it resembles.
     Turn it into an error with `warnings.simplefilter("error", UnknownParameterWarning)`."""
+
+
+class PaginationLimitWarning(UserWarning):
+    """The API lets a query read only its first `paginationLimit` pages; more results exist.
+
+    Warned when `.iter()` or `.pages()` stops at that limit. To make it an error:
+
+    >>> import warnings
+    >>> warnings.simplefilter("error", PaginationLimitWarning)  # doctest: +SKIP
+    """
 
 
 class TokenStoreError(FlexError, OSError):
@@ -379,6 +413,18 @@ def error_class_for(status: int) -> type[ApiError]:
     if status >= 500:
         return ServerError
     return UnexpectedResponseError
+
+
+def _report_flexclient(namespace: Mapping[str, object]) -> None:
+    # Programs meet these classes as `flexclient.<name>`, and pickle finds them there.
+    for value in namespace.values():
+        if not isinstance(value, type) or value.__module__ != __name__:
+            continue
+        if issubclass(value, FlexError | Warning):
+            value.__module__ = "flexclient"
+
+
+_report_flexclient(globals())
 
 
 # The package's own folder: a frame whose code lives below it is flexclient's, not the user's.

@@ -9,6 +9,11 @@ token requests made within the call share.
 The sockets are installed by `DeadlineAdapter`, a `requests` adapter whose only difference is
 the connection class of its pools. A session of the user's own gets it mounted for the API's
 origin in place of its plain `HTTPAdapter`, with the same pool settings.
+
+Three things here reach into urllib3, requests and the socket module further than they
+promise (the pool classes, an adapter's pool settings, a socket's count of open files); each
+goes through `flexclient._support.compat`, which checks it when first used and falls back to
+the plain behaviour (the call's deadline then holds between operations, not within a read).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from flexclient._errors import RequestTimeoutError
+from flexclient._support import compat
 
 _local = threading.local()
 
@@ -135,17 +141,22 @@ class _DeadlineSocket:
         return self._sock.send(*args)
 
     def makefile(self, mode: str = "r", buffering: int | None = None, **kwargs: Any) -> Any:
-        if mode != "rb":  # http.client reads responses through "rb" only
+        # http.client reads responses through "rb" only. As socket.makefile does, but reading
+        # through this object, so that each read of the response is bounded; that needs the
+        # socket's own count of open files (compat), without which it is the socket's file.
+        if (
+            mode != "rb"
+            or not compat.socket_files_counted()
+            or not compat.hold_socket_file(self._sock)
+        ):
             return self._sock.makefile(mode, buffering, **kwargs)  # type: ignore[call-overload]
-        # As socket.makefile does, but reading through this object, so that each read of the
-        # response is bounded.
-        self._sock._io_refs += 1  # type: ignore[attr-defined]
         raw = socket.SocketIO(self, "rb")  # type: ignore[arg-type]
         size = buffering if buffering and buffering > 0 else io.DEFAULT_BUFFER_SIZE
         return io.BufferedReader(raw, size)
 
     def _decref_socketios(self) -> None:
-        self._sock._decref_socketios()  # type: ignore[attr-defined]
+        # Called by the file's socket.SocketIO when it is closed.
+        compat.release_socket_file(self._sock)
 
 
 class _HTTPConnection(HTTPConnection):
@@ -179,19 +190,18 @@ class DeadlineAdapter(requests.adapters.HTTPAdapter):
 
     def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
         super().init_poolmanager(*args, **kwargs)
-        pools: dict[str, type[HTTPConnectionPool]] = {"http": _HTTPPool, "https": _HTTPSPool}
-        self.poolmanager.pool_classes_by_scheme = pools
+        # Where urllib3 no longer takes pool classes this way, a plain adapter (compat).
+        compat.use_pool_classes(self.poolmanager, _HTTPPool, _HTTPSPool)
 
     @classmethod
     def replacing(cls, adapter: requests.adapters.HTTPAdapter) -> DeadlineAdapter:
         """An adapter with the pool settings of `adapter` (a user's session keeps them)."""
-        # requests keeps these only as private attributes; the defaults stand in if it ever
-        # stops.
+        connections, maxsize, block = compat.pool_settings(adapter)
         return cls(
-            pool_connections=getattr(adapter, "_pool_connections", 10),
-            pool_maxsize=getattr(adapter, "_pool_maxsize", 10),
+            pool_connections=connections,
+            pool_maxsize=maxsize,
             max_retries=adapter.max_retries,
-            pool_block=getattr(adapter, "_pool_block", False),
+            pool_block=block,
         )
 
 

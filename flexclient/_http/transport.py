@@ -89,6 +89,36 @@ def is_credential_safe(url: str) -> bool:
     )
 
 
+def check_origin(url: object, param: str) -> str:
+    """`url` checked as the address of a host the client sends to (`base_url`,
+    `asset_cdn_base_url`), without its trailing slash: an absolute http(s) URL with no user
+    name or password, over HTTPS, or plain http to a loopback address only (every request
+    to the API carries a credential, and assets are configuration). A `ParameterError`
+    naming `param` if not.
+
+    >>> check_origin("http://127.0.0.1:8000/", "base_url")
+    'http://127.0.0.1:8000'
+    """
+    not_a_url = ParameterError(param, f"not an http(s) URL: {url!r}")
+    if not isinstance(url, str):
+        raise not_a_url
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # an unbalanced "[" of an IPv6 address
+        raise not_a_url from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise not_a_url
+    if parts.username is not None or parts.password is not None:
+        raise ParameterError(param, "a URL with a user name or password is not used")
+    if not is_credential_safe(url):
+        raise ParameterError(
+            param,
+            f"must be HTTPS (plain http only to a loopback address, for local tests), "
+            f"not {parts.scheme}://{parts.hostname}",
+        )
+    return url.rstrip("/")
+
+
 def check_timeout(value: object, name: str = "timeout") -> Timeout:
     """A timeout as `requests` takes it, checked: seconds, or a (connect, read) pair, each
     positive and finite. None (wait for ever) is refused."""
@@ -248,37 +278,73 @@ def _failure(
     return error
 
 
+class TransportSettings(Protocol):
+    """What every transport reads of a client's options: `flexclient.Options` is passed down
+    as it is, checked when it was made, and nothing here checks it again."""
+
+    @property
+    def timeout(self) -> Timeout: ...
+
+    @property
+    def retry_policy(self) -> RetryPolicy: ...
+
+    @property
+    def max_response_bytes(self) -> int: ...
+
+
+class ApiSettings(TransportSettings, Protocol):
+    """And what the transport of the API's calls reads beside (`Transport.for_api`)."""
+
+    @property
+    def base_url(self) -> str: ...
+
+    @property
+    def deadline(self) -> float | None: ...
+
+    @property
+    def rate_limits(self) -> RateLimits | None: ...
+
+    @property
+    def max_connections(self) -> int | None: ...
+
+
+def new_session(pool_size: int = 10) -> requests.Session:
+    """A session whose connections keep the call's deadline (`DeadlineAdapter`), pooling
+    enough of them that none is opened and dropped needlessly."""
+    session = requests.Session()
+    adapter = DeadlineAdapter(pool_maxsize=pool_size)
+    session.mount("https://", adapter)
+    session.mount("http://", adapter)
+    return session
+
+
 class Transport:
-    """Sends requests to one base URL over one `requests.Session` (keep-alive, pooling)."""
+    """Sends requests to one base URL over one `requests.Session` (keep-alive, pooling).
+
+    Made as it is, a transport has no deadline, rate limit or connection bound of its own (the
+    hosts other than the API's); `for_api` and `derived` make the API's, with the client's."""
 
     def __init__(
         self,
         base_url: str,
+        settings: TransportSettings,
         *,
-        timeout: Timeout = DEFAULT_TIMEOUT,
-        retry: RetryPolicy | None = None,
         session: requests.Session | None = None,
-        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-        limiter: Limiter | None = None,
-        max_connections: int | None = None,
-        deadline: float | None = None,
+        pool_size: int = 10,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.timeout = check_timeout(timeout)
-        self.deadline = check_deadline(deadline) if deadline is not None else None
-        self.retry = retry if retry is not None else RetryPolicy()
-        self.max_response_bytes = max_response_bytes
-        self.limiter = limiter
-        self.max_connections = max_connections
+        self.base_url = base_url
+        self.timeout = settings.timeout
+        self.retry = settings.retry_policy
+        self.max_response_bytes = settings.max_response_bytes
+        self.deadline: float | None = None
+        self.limiter: Limiter | None = None
+        self.max_connections: int | None = None
+        self._slots: threading.BoundedSemaphore | None = None
         self.owns_session = session is None
         if session is None:
-            session = requests.Session()
-            # Enough pooled connections that none is opened and dropped needlessly.
-            adapter = DeadlineAdapter(pool_maxsize=max_connections or 10)
-            session.mount("https://", adapter)
-            session.mount("http://", adapter)
+            session = new_session(pool_size)
         else:
-            _deadline.install(session, self.base_url)
+            _deadline.install(session, base_url)
             if session.auth is not None:
                 warnings.warn(
                     "the session's `auth` is not applied: it would replace the bearer token"
@@ -286,41 +352,39 @@ class Transport:
                     stacklevel=callers_level(),
                 )
         self.session = session
-        self._slots = threading.BoundedSemaphore(max_connections) if max_connections else None
+
+    @classmethod
+    def for_api(
+        cls,
+        settings: ApiSettings,
+        session: requests.Session | None = None,
+        *,
+        like: Transport | None = None,
+    ) -> Transport:
+        """The transport of a client's calls to the API, over `session`, or over a session of
+        its own with a connection for each of `max_connections` (10 without a bound); it
+        shares the rate limiter and the connection bound of `like` where they are the same."""
+        limits, most = settings.rate_limits, settings.max_connections
+        made = cls(settings.base_url, settings, session=session, pool_size=most or 10)
+        made.deadline = settings.deadline
+        made.max_connections = most
+        if like is not None and like.limiter is not None and like.limiter.limits is limits:
+            made.limiter = like.limiter
+        elif limits is not None:
+            made.limiter = Limiter(limits)
+        if like is not None and like.max_connections == most:
+            made._slots = like._slots
+        elif most:
+            made._slots = threading.BoundedSemaphore(most)
+        return made
 
     def __repr__(self) -> str:
         return f"Transport({self.base_url!r})"
 
-    def derived(
-        self,
-        base_url: str,
-        *,
-        timeout: Timeout,
-        retry: RetryPolicy,
-        max_response_bytes: int,
-        rate_limits: RateLimits | None,
-        max_connections: int | None,
-        deadline: float | None,
-    ) -> Transport:
+    def derived(self, settings: ApiSettings) -> Transport:
         """A transport over this one's session (its connection pool), with these settings;
         it shares this one's rate limiter and connection bound where they are unchanged."""
-        same_limits = self.limiter is not None and self.limiter.limits is rate_limits
-        same_bound = max_connections == self.max_connections
-        made = Transport(
-            base_url,
-            timeout=timeout,
-            retry=retry,
-            session=self.session,
-            max_response_bytes=max_response_bytes,
-            limiter=self.limiter
-            if same_limits
-            else (Limiter(rate_limits) if rate_limits is not None else None),
-            max_connections=max_connections,
-            deadline=deadline,
-        )
-        if same_bound:
-            made._slots = self._slots
-        return made
+        return Transport.for_api(settings, self.session, like=self)
 
     def close(self) -> None:
         """Close the session's connections, if this transport made the session."""

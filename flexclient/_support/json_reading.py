@@ -1,21 +1,30 @@
-"""Reading JSON that came from elsewhere (a server, a token file, a cookie), and the pause of
-the garbage collector that reading it needs.
+"""Reading JSON that came from elsewhere (a server, a token file, a cookie), never deeper than
+the stack has room for; and the pause of the garbage collector that a program may ask for.
 
 `json.loads` recurses once per nesting level. If the collector runs in the middle of a deeply
 nested document, the finalizers it calls (of any object of the program) run near the
 recursion limit, fail, and are reported as "Exception ignored in ..." instead of running.
-So the collector is paused while such text is parsed, and a document too deep to parse is a
-`ValueError` like any other unreadable text.
+So a document nested deeper than the calling thread's stack has room for, with
+`SPARE_FRAMES` frames left over for such finalizers, is refused before it is parsed: a
+`NestingError`, a `ValueError` like any other unreadable text. The collector is left alone.
+
+`gc_paused` pauses the collector for the whole process: decoding uses it only when a program
+asks (`flexclient.models.pause_collector_while_decoding`, docs/performance.md).
 """
 
 from __future__ import annotations
 
 import gc
 import json
+import re
+import sys
 import threading
 from collections.abc import Generator
 from contextlib import contextmanager
+from itertools import accumulate
 from typing import Any
+
+from flexclient._support.compat import stack_depth
 
 
 class _GcPause:
@@ -44,16 +53,59 @@ class _GcPause:
 
 
 gc_paused = _GcPause()
-"""`with gc_paused(): ...` runs the block with the cyclic collector paused."""
+"""`with gc_paused(): ...` runs the block with the cyclic collector paused, in every thread."""
 
 
 class NestingError(ValueError):
-    """JSON nested too deeply for `json.loads` to read."""
+    """JSON nested too deeply for the stack to read it."""
+
+
+SPARE_FRAMES = 100
+"""Frames kept free below the recursion limit while JSON is read, for what runs meanwhile."""
+
+# Below this many brackets a document cannot nest deeply enough to need the stack measured.
+_SHALLOW = 64
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_STEP_BYTES = {ord(k): v for k, v in _STEP.items()}
+# A JSON string, escapes included; then a run of anything but brackets.
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_NOT_BRACKETS = r"[^\[\]{}]+"
+
+
+def deepest(text: str | bytes) -> int:
+    """How deep JSON text nests: its most brackets open at once, outside strings.
+
+    >>> deepest('{"a": [[1], "]]]"]}'), deepest("[]"), deepest("1")
+    (3, 1, 0)
+    """
+    # Patterns compiled here, not at import: only text with many brackets comes here.
+    if isinstance(text, str):
+        brackets = re.sub(_NOT_BRACKETS, "", re.sub(_STRING, "", text, flags=re.DOTALL))
+        steps = map(_STEP.__getitem__, brackets)
+    else:
+        stripped = re.sub(_STRING.encode(), b"", text, flags=re.DOTALL)
+        steps = map(_STEP_BYTES.__getitem__, re.sub(_NOT_BRACKETS.encode(), b"", stripped))
+    return max(accumulate(steps), default=0)
+
+
+def check_nesting(text: str | bytes) -> None:
+    """Raise `NestingError` if JSON `text` nests deeper than the calling thread's stack has
+    room for, `SPARE_FRAMES` kept free. Cheap for most text: the brackets are counted first,
+    and only text with more of them than the room is looked at closely."""
+    if isinstance(text, str):
+        opening = text.count("[") + text.count("{")
+    else:
+        opening = text.count(b"[") + text.count(b"{")
+    if opening <= _SHALLOW:
+        return
+    room = sys.getrecursionlimit() - stack_depth() - SPARE_FRAMES
+    if opening > room and deepest(text) > room:
+        raise NestingError("the JSON is nested too deeply")
 
 
 def read_json(text: str | bytes) -> Any:
-    """`json.loads` of untrusted text with the collector paused; a document nested past the
-    recursion limit raises `NestingError` (a `ValueError`), as other unreadable text does.
+    """`json.loads` of untrusted text; a document nested deeper than the stack has room for
+    raises `NestingError` (a `ValueError`) before it is parsed, as other unreadable text does.
 
     >>> read_json('{"a": [1]}')
     {'a': [1]}
@@ -62,8 +114,8 @@ def read_json(text: str | bytes) -> Any:
     ...
     flexclient._support.json_reading.NestingError: the JSON is nested too deeply
     """
-    with gc_paused():
-        try:
-            return json.loads(text)
-        except RecursionError:
-            raise NestingError("the JSON is nested too deeply") from None
+    check_nesting(text)
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise NestingError("the JSON is nested too deeply") from None

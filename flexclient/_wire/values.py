@@ -32,6 +32,7 @@ from pydantic import TypeAdapter
 from transit.transit_types import Keyword
 
 from flexclient._errors import ParameterError
+from flexclient._support.compat import UuidSetters, uuid_slot_setters
 from flexclient._support.narrow import is_array, is_dict
 from flexclient._wire.value_types import LatLng, LatLngBounds, Money
 
@@ -331,27 +332,46 @@ def parse(kind: str, text: str) -> object:
 
 _UNKNOWN_SAFETY = uuid.SafeUUID.unknown
 _new = object.__new__
-_set_int = uuid.UUID.__dict__["int"].__set__
-_set_safety = uuid.UUID.__dict__["is_safe"].__set__
 _from_hex = bytes.fromhex
 _from_bytes = int.from_bytes
 
 
-def fast_uuid(text: str) -> uuid.UUID:
-    # uuid.UUID(text) spends most of its time on forms the API never writes (braces, urn:);
-    # this is its own check (32 digits once the dashes are gone, of which bytes.fromhex
-    # makes 16 bytes: it takes no sign, "_" or other scripts' digits, as int() would) and
-    # object, built without its keyword handling; other forms go to uuid.UUID.
-    digits = text.replace("-", "")
-    if len(digits) != 32:
-        return uuid.UUID(text)
-    raw = _from_hex(digits)
-    if len(raw) != 16:  # spaces between the digits
-        raise ValueError(f"not a UUID: {text[:40]!r}")
-    made = _new(uuid.UUID)
-    _set_int(made, _from_bytes(raw))
-    _set_safety(made, _UNKNOWN_SAFETY)
-    return made
+def _unused(made: uuid.UUID, value: object) -> None:
+    raise AssertionError("no setter without the reach-in")
+
+
+def _uuid_reader(setters: UuidSetters | None) -> Callable[[str], uuid.UUID]:
+    """`fast_uuid`, its UUIDs built through `uuid.UUID`'s slot setters (`setters`, from
+    `flexclient._support.compat`), or by `uuid.UUID(bytes=...)` given None: the same check,
+    the same UUIDs, in about three times the time."""
+    plain = setters is None
+    set_int, set_safety = (_unused, _unused) if setters is None else setters
+
+    def fast_uuid(text: str) -> uuid.UUID:
+        # uuid.UUID(text) spends most of its time on forms the API never writes (braces,
+        # urn:); this is its own check (32 digits once the dashes are gone, of which
+        # bytes.fromhex makes 16 bytes: it takes no sign, "_" or other scripts' digits, as
+        # int() would) and object, built without its keyword handling; other forms go to
+        # uuid.UUID.
+        digits = text.replace("-", "")
+        if len(digits) != 32:
+            return uuid.UUID(text)
+        raw = _from_hex(digits)
+        if len(raw) != 16:  # spaces between the digits
+            raise ValueError(f"not a UUID: {text[:40]!r}")
+        if plain:
+            return uuid.UUID(bytes=raw)
+        made = _new(uuid.UUID)
+        set_int(made, _from_bytes(raw))
+        set_safety(made, _UNKNOWN_SAFETY)
+        return made
+
+    return fast_uuid
+
+
+fast_uuid: Final[Callable[[str], uuid.UUID]] = _uuid_reader(uuid_slot_setters())
+"""A UUID from its text: the API's form (36 characters, or 32 without dashes) read strictly,
+any other through `uuid.UUID`; a ValueError for text that is none."""
 
 
 def _built(cls: type[_T], **fields: object) -> _T:

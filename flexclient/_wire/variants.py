@@ -3,9 +3,10 @@
 An image's variants are chosen with sparse fields (`"fields.image": ["variants.<name>"]`); a
 variant the marketplace does not predefine is described by an `imageVariant.<name>`
 parameter whose value is an "object query string", `w:320;h:640;fit:scale`, written as the
-official SDK's `util.objectQueryString` writes it (`flexclient.object_query`).
-`ImageVariant` is that description typed; `image_variants` turns a set of them into the
-parameters, names checked.
+official SDK's `util.objectQueryString` writes it (`flexclient.params.object_query`).
+`ImageVariantSpec` is that description typed; `image_variants` turns a set of them into the
+parameters, names checked. (`flexclient.models.ImageVariant` is a variant of an image in an
+answer: its name, size and URL.)
 """
 
 from __future__ import annotations
@@ -33,12 +34,13 @@ def _is_name(value: object) -> bool:
 
 
 @dataclass(frozen=True)
-class ImageVariant:
-    """A custom image variant: `width` x `height` pixels, and how the image is `fit` in them.
+class ImageVariantSpec:
+    """A custom image variant to ask for: `width` x `height` pixels, and how the image is `fit`
+    in them.
 
-    >>> ImageVariant(320, 640).value
+    >>> ImageVariantSpec(320, 640).value
     'w:320;h:640;fit:scale'
-    >>> ImageVariant(400, 400, "crop").scaled(2).value
+    >>> ImageVariantSpec(400, 400, "crop").scaled(2).value
     'w:800;h:800;fit:crop'
     """
 
@@ -62,7 +64,7 @@ class ImageVariant:
         """The parameter's value: `w:<width>;h:<height>;fit:<fit>`."""
         return object_query({"w": self.width, "h": self.height, "fit": self.fit})
 
-    def scaled(self, factor: int) -> ImageVariant:
+    def scaled(self, factor: int) -> ImageVariantSpec:
         """This variant with both sides multiplied by `factor`, e.g. 2 for a "2x" variant of
         high-density screens."""
         if not is_whole(factor, 1):
@@ -73,18 +75,24 @@ class ImageVariant:
         return self.value
 
 
-def image_variants(variants: Mapping[str, ImageVariant | Mapping[str, object]]) -> dict[str, str]:
+ImageVariant = ImageVariantSpec
+"""Deprecated: `ImageVariantSpec`'s name until 0.1; `flexclient.ImageVariant` warns."""
+
+
+def image_variants(
+    variants: Mapping[str, ImageVariantSpec | Mapping[str, object]],
+) -> dict[str, str]:
     """The `imageVariant.<name>` query parameters for these custom variants, to merge into a
-    query's parameters. A variant is an `ImageVariant` or a mapping written as it is
+    query's parameters. A variant is an `ImageVariantSpec` or a mapping written as it is
     (`{"w": 320, "h": 640, "fit": "scale"}`).
 
-    >>> image_variants({"card": ImageVariant(400, 300, "crop")})
+    >>> image_variants({"card": ImageVariantSpec(400, 300, "crop")})
     {'imageVariant.card': 'w:400;h:300;fit:crop'}
 
     Ask for the variants too, with `"fields.image": ["variants.card", ...]`.
     """
     if not is_mapping(variants):
-        raise ParameterError("variants", "give a mapping of variant names to ImageVariant")
+        raise ParameterError("variants", "give a mapping of variant names to ImageVariantSpec")
     params: dict[str, str] = {}
     for name, variant in variants.items():
         if not _is_name(name):
@@ -92,10 +100,10 @@ def image_variants(variants: Mapping[str, ImageVariant | Mapping[str, object]]) 
                 "variants", f"a variant name must be a non-empty string without ';:,': {name!r}"
             )
         key = f"imageVariant.{name}"
-        if isinstance(variant, ImageVariant):
+        if isinstance(variant, ImageVariantSpec):
             params[key] = variant.value
         elif is_mapping(variant):
             params[key] = object_query(variant)
         else:
-            raise ParameterError(key, f"give an ImageVariant, not {type(variant).__name__}")
+            raise ParameterError(key, f"give an ImageVariantSpec, not {type(variant).__name__}")
     return params

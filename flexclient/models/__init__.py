@@ -1,12 +1,23 @@
-"""Response models: the envelope, the generic resource, and one typed model per resource type."""
+"""Response models: the envelope, the generic resource, one typed model per resource type, and
+the models of an error body (`ErrorEnvelope`, the type of `ApiError.data`, its `ErrorItem`s and
+their `ErrorSource`)."""
 
 from typing import TYPE_CHECKING
 
 from flexclient._support.lazy import lazy_exports
 
-# What mypy and pyright read; at run time each name's module is imported when the name is
-# first used (flexclient._support.lazy), from the table below. tests/test_public_api.py checks both.
+# The public names, listed once. mypy and pyright read these imports; at run time the block
+# does not run, and each name's module is imported when the name is first used, from this
+# same block read from the source (flexclient._support.lazy). A new public name goes here.
 if TYPE_CHECKING:
+    from flexclient._errors.body import (
+        ErrorEnvelope as ErrorEnvelope,
+        ErrorItem as ErrorItem,
+        ErrorSource as ErrorSource,
+    )
+    from flexclient.models._decoding import (
+        pause_collector_while_decoding as pause_collector_while_decoding,
+    )
     from flexclient.models._envelope import (
         Envelope as Envelope,
         Meta as Meta,
@@ -22,6 +33,9 @@ if TYPE_CHECKING:
         Relationship as Relationship,
         Resource as Resource,
         WireModel as WireModel,
+        register_model as register_model,
+        registered as registered,
+        registered_models as registered_models,
         resource_from as resource_from,
     )
     from flexclient.models.assets import (
@@ -120,118 +134,4 @@ if TYPE_CHECKING:
 
 # For the checkers only the imports above exist: a misspelled name stays an error.
 if not TYPE_CHECKING:
-    __all__, __getattr__, __dir__ = lazy_exports(
-        __name__,
-        {
-            "._envelope": (
-                "Envelope",
-                "Meta",
-            ),
-            "._relations": (
-                "ToMany",
-                "ToOne",
-                "ToOneOrNone",
-            ),
-            "._resource": (
-                "Attributes",
-                "Ref",
-                "Relationship",
-                "Resource",
-                "WireModel",
-                "resource_from",
-            ),
-            ".assets": (
-                "Asset",
-                "AssetAttributes",
-            ),
-            ".availability": (
-                "AvailabilityException",
-                "AvailabilityExceptionAttributes",
-                "TimeSlot",
-                "TimeSlotAttributes",
-            ),
-            ".events": (
-                "AuditData",
-                "Event",
-                "EventAttributes",
-            ),
-            ".files": (
-                "File",
-                "FileAttachment",
-                "FileAttachmentAttributes",
-                "FileAttributes",
-                "FileDownload",
-                "FileDownloadAttributes",
-                "FileUpload",
-                "FileUploadAttributes",
-                "OwnFile",
-                "OwnFileAttributes",
-                "OwnFileDownload",
-            ),
-            ".images": (
-                "Image",
-                "ImageAttributes",
-                "ImageVariant",
-            ),
-            ".listings": (
-                "Listing",
-                "ListingAttributes",
-                "OwnListing",
-            ),
-            ".marketplace": (
-                "Marketplace",
-                "MarketplaceAttributes",
-            ),
-            ".messages": (
-                "Message",
-                "MessageAttributes",
-            ),
-            ".reviews": (
-                "Review",
-                "ReviewAttributes",
-            ),
-            ".stock": (
-                "Stock",
-                "StockAdjustment",
-                "StockAdjustmentAttributes",
-                "StockAttributes",
-                "StockReservation",
-                "StockReservationAttributes",
-            ),
-            ".stripe": (
-                "StripeAccount",
-                "StripeAccountAttributes",
-                "StripeAccountLink",
-                "StripeAccountLinkAttributes",
-                "StripeCard",
-                "StripeCustomer",
-                "StripeCustomerAttributes",
-                "StripePaymentMethod",
-                "StripePaymentMethodAttributes",
-                "StripePerson",
-                "StripePersonAttributes",
-                "StripeSetupIntent",
-                "StripeSetupIntentAttributes",
-            ),
-            ".transactions": (
-                "Booking",
-                "BookingAttributes",
-                "LineItem",
-                "ProcessTransition",
-                "ProcessTransitionAttributes",
-                "Transaction",
-                "TransactionAttributes",
-                "TransactionTransition",
-            ),
-            ".users": (
-                "CurrentUser",
-                "CurrentUserAttributes",
-                "PasswordReset",
-                "PermissionSet",
-                "PermissionSetAttributes",
-                "User",
-                "UserAttributes",
-                "UserProfile",
-            ),
-        },
-    )
+    __getattr__, __dir__ = lazy_exports(__name__)

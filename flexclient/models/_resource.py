@@ -9,10 +9,11 @@ cycles (user -> listing -> user) are fine.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import copy
 import importlib
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeVar, cast
 
@@ -175,7 +176,21 @@ _NO_LINKS: dict[str, Any] = {}  # of resources without relationships; never writ
 
 R = TypeVar("R", bound="Resource")
 
+# The model of each resource type. The library's own register themselves, each when its module
+# (the one MODEL_MODULES names for its type) is imported; a program chooses its own with
+# `register_model`, and those come first. `_REGISTRY` is the two together, what decoding
+# reads; each change writes it in one `update` (a decode in another thread sees a type's model
+# before or after the change, never neither).
+_LIBRARY: dict[str, builtins.type[Resource]] = {}
+_CHOSEN: dict[str, builtins.type[Resource]] = {}
 _REGISTRY: dict[str, builtins.type[Resource]] = {}
+
+
+def _registry_changed() -> None:
+    wanted = {**_LIBRARY, **_CHOSEN}
+    _REGISTRY.update(wanted)
+    for gone in _REGISTRY.keys() - wanted.keys():
+        del _REGISTRY[gone]
 
 
 class Resource(BaseModel):
@@ -220,9 +235,12 @@ class Resource(BaseModel):
         }
         if declared or cls.resource_type is not None:
             cls.relationship_names = frozenset(declared)
+        # Only the library's own models register themselves: a program's subclass changes
+        # nothing until the program passes it to `register_model`.
         rtype = cls.__dict__.get("resource_type")
-        if rtype is not None:
-            _REGISTRY[rtype] = cls
+        if rtype is not None and cls.__module__ == f"flexclient.models.{MODEL_MODULES.get(rtype)}":
+            _LIBRARY[rtype] = cls
+            _registry_changed()
 
     # Copies and pickles keep the resolved relationships (pydantic copies only its own state).
     def __copy__(self) -> Self:
@@ -419,9 +437,60 @@ def model_for(resource_type: str) -> type[Resource]:
 
 
 def registered_models() -> tuple[type[Resource], ...]:
-    """The model of every resource type with one whose module is imported, the latest
-    definition of each."""
+    """The model of every resource type with one whose module is imported or that a program
+    registered, the latest definition of each."""
     return tuple(_REGISTRY.values())
+
+
+def register_model(model: type[R]) -> type[R]:
+    """Read every resource of `model.resource_type` as a `model`, in every client of this
+    process, from the next answer on; returns `model`, so it also serves as a decorator.
+
+    A subclass of a resource model (`class MyListing(Listing)`) is an ordinary class until it
+    is registered: defining it replaces nothing. Registering a model for a type that has one
+    replaces it (the last registered wins); a type this client has no model for gets one.
+    `registered(...)` does the same for a block only, as a test wants.
+
+    >>> @register_model  # doctest: +SKIP
+    ... class MyListing(Listing):
+    ...     @property
+    ...     def category(self) -> str | None:
+    ...         return (self.attributes.public_data or {}).get("category")
+    """
+    if not _is_typed_model(model):  # code not type-checked may pass anything
+        raise ParameterError("model", f"must be a subclass of Resource, not {model!r}")
+    rtype = model.resource_type
+    if not is_str(rtype) or not rtype:
+        raise ParameterError(
+            "model", f"{model.__name__} has no resource_type: the type it is the model of"
+        )
+    _CHOSEN[rtype] = model
+    _registry_changed()
+    return model
+
+
+def _is_typed_model(value: object) -> bool:
+    return isinstance(value, type) and issubclass(value, Resource) and value is not Resource
+
+
+@contextlib.contextmanager
+def registered(*models: type[Resource]) -> Generator[None]:
+    """Within the block, resources of each model's type are read as that model (as
+    `register_model` does); after it, the models registered before it are back, whatever was
+    registered inside it.
+
+    >>> with registered(MyListing):  # doctest: +SKIP
+    ...     assert type(sdk.listings.show({"id": listing_id}).data.data) is MyListing
+    """
+    saved = dict(_CHOSEN)
+    try:
+        for model in models:
+            register_model(model)
+        yield
+    finally:
+        _CHOSEN.clear()
+        _CHOSEN.update(saved)
+        _registry_changed()
 
 
 def resource_from(raw: Mapping[str, Any]) -> Resource:

@@ -6,7 +6,8 @@ Integration `listings.create` takes `IntegrationListingsCreateParams`), so mypy 
 check its documented keys, the types of their values and the keys it needs. Keys of the API's
 open families (`pub_*`, `meta_*`, `priv_*`, `prot_*`, `imageVariant.*`, and `fields.*` or
 `limit.*` of names not listed here) go in the `custom=` argument of the call; see
-docs/typing.md.
+docs/typing.md. `object_query` writes the value of an object parameter (`imageVariant.*`) as
+the official SDK's `util.objectQueryString` does.
 
 >>> params: ListingsQueryParams = {"perPage": 5, "include": ["author", "images"]}
 """
@@ -15,9 +16,11 @@ from typing import TYPE_CHECKING
 
 from flexclient._support.lazy import lazy_exports
 
-# What mypy and pyright read; at run time each name's module is imported when the name is
-# first used (flexclient._support.lazy), from the table below. tests/test_public_api.py checks both.
+# The public names, listed once. mypy and pyright read these imports; at run time the block
+# does not run, and each name's module is imported when the name is first used, from this
+# same block read from the source (flexclient._support.lazy). A new public name goes here.
 if TYPE_CHECKING:
+    from flexclient._wire.query import object_query as object_query
     from flexclient.params._common import (
         CommandQueryParams as CommandQueryParams,
         ExtendedData as ExtendedData,
@@ -60,12 +63,15 @@ if TYPE_CHECKING:
         IntegrationListingsCreateParams as IntegrationListingsCreateParams,
         IntegrationListingsQueryParams as IntegrationListingsQueryParams,
         IntegrationListingsUpdateParams as IntegrationListingsUpdateParams,
+        ListingCreateParams as ListingCreateParams,
         ListingsApproveParams as ListingsApproveParams,
         ListingsCloseParams as ListingsCloseParams,
         ListingsOpenParams as ListingsOpenParams,
         ListingsQueryParams as ListingsQueryParams,
         ListingsSearchParams as ListingsSearchParams,
         ListingsShowParams as ListingsShowParams,
+        ListingUpdateParams as ListingUpdateParams,
+        OwnListingCreateParams as OwnListingCreateParams,
         OwnListingsAddImageParams as OwnListingsAddImageParams,
         OwnListingsCloseParams as OwnListingsCloseParams,
         OwnListingsCreateDraftParams as OwnListingsCreateDraftParams,
@@ -76,10 +82,7 @@ if TYPE_CHECKING:
         OwnListingsQueryParams as OwnListingsQueryParams,
         OwnListingsShowParams as OwnListingsShowParams,
         OwnListingsUpdateParams as OwnListingsUpdateParams,
-        OwnListingCreateParams as OwnListingCreateParams,
         OwnListingUpdateParams as OwnListingUpdateParams,
-        ListingCreateParams as ListingCreateParams,
-        ListingUpdateParams as ListingUpdateParams,
     )
     from flexclient.params.messages import (
         MessagesQueryParams as MessagesQueryParams,
@@ -111,6 +114,7 @@ if TYPE_CHECKING:
     from flexclient.params.transactions import (
         IntegrationTransactionsQueryParams as IntegrationTransactionsQueryParams,
         ProcessTransitionsQueryParams as ProcessTransitionsQueryParams,
+        TransactionInitiateParams as TransactionInitiateParams,
         TransactionsInitiateParams as TransactionsInitiateParams,
         TransactionsInitiateSpeculativeParams as TransactionsInitiateSpeculativeParams,
         TransactionsQueryParams as TransactionsQueryParams,
@@ -118,9 +122,8 @@ if TYPE_CHECKING:
         TransactionsTransitionParams as TransactionsTransitionParams,
         TransactionsTransitionSpeculativeParams as TransactionsTransitionSpeculativeParams,
         TransactionsUpdateMetadataParams as TransactionsUpdateMetadataParams,
-        TransitionParams as TransitionParams,
-        TransactionInitiateParams as TransactionInitiateParams,
         TransactionTransitionParams as TransactionTransitionParams,
+        TransitionParams as TransitionParams,
     )
     from flexclient.params.users import (
         CurrentUserChangeEmailParams as CurrentUserChangeEmailParams,
@@ -151,138 +154,4 @@ if TYPE_CHECKING:
 
 # For the checkers only the imports above exist: a misspelled name stays an error.
 if not TYPE_CHECKING:
-    __all__, __getattr__, __dir__ = lazy_exports(
-        __name__,
-        {
-            "._common": (
-                "CommandQueryParams",
-                "ExtendedData",
-                "Fields",
-                "FileAttachmentRef",
-                "FileAttachments",
-                "Id",
-                "IdParams",
-                "Ids",
-                "ImageFile",
-                "Include",
-                "PageOptions",
-                "QueryOptions",
-                "Readable",
-                "ShowParams",
-            ),
-            ".availability": (
-                "AvailabilityExceptionsCreateParams",
-                "AvailabilityExceptionsDeleteParams",
-                "AvailabilityExceptionsQueryParams",
-                "BookingsQueryParams",
-                "TimeslotsQueryParams",
-            ),
-            ".events": ("EventsQueryParams",),
-            ".files": (
-                "FileAttachmentsQueryParams",
-                "FileDownloadsCreateParams",
-                "FilesCreateParams",
-                "FilesQueryParams",
-                "FilesShowParams",
-                "FileUploadsCreateParams",
-                "OwnFileDownloadsCreateParams",
-                "OwnFilesCreateParams",
-                "OwnFilesShowParams",
-            ),
-            ".listings": (
-                "AvailabilityPlan",
-                "AvailabilityPlanEntry",
-                "ImagesUploadParams",
-                "IntegrationListingsCreateParams",
-                "IntegrationListingsQueryParams",
-                "IntegrationListingsUpdateParams",
-                "ListingsApproveParams",
-                "ListingsCloseParams",
-                "ListingsOpenParams",
-                "ListingsQueryParams",
-                "ListingsSearchParams",
-                "ListingsShowParams",
-                "OwnListingsAddImageParams",
-                "OwnListingsCloseParams",
-                "OwnListingsCreateDraftParams",
-                "OwnListingsCreateParams",
-                "OwnListingsDiscardDraftParams",
-                "OwnListingsOpenParams",
-                "OwnListingsPublishDraftParams",
-                "OwnListingsQueryParams",
-                "OwnListingsShowParams",
-                "OwnListingsUpdateParams",
-                "OwnListingCreateParams",
-                "OwnListingUpdateParams",
-                "ListingCreateParams",
-                "ListingUpdateParams",
-            ),
-            ".messages": (
-                "MessagesQueryParams",
-                "MessagesSendParams",
-                "ReviewsQueryParams",
-                "ReviewsShowParams",
-            ),
-            ".sitemap": (
-                "SitemapDataQueryAssetsParams",
-                "SitemapDataQueryListingsParams",
-            ),
-            ".stock": (
-                "StockAdjustmentsCreateParams",
-                "StockAdjustmentsQueryParams",
-                "StockCompareAndSetParams",
-                "StockReservationsShowParams",
-            ),
-            ".stripe": (
-                "StripeAccountCreateParams",
-                "StripeAccountFetchParams",
-                "StripeAccountLinksCreateParams",
-                "StripeAccountUpdateParams",
-                "StripeCustomerAddPaymentMethodParams",
-                "StripeCustomerCreateParams",
-                "StripeCustomerDeletePaymentMethodParams",
-                "StripePersonsCreateParams",
-                "StripeSetupIntentsCreateParams",
-            ),
-            ".transactions": (
-                "IntegrationTransactionsQueryParams",
-                "ProcessTransitionsQueryParams",
-                "TransactionsInitiateParams",
-                "TransactionsInitiateSpeculativeParams",
-                "TransactionsQueryParams",
-                "TransactionsShowParams",
-                "TransactionsTransitionParams",
-                "TransactionsTransitionSpeculativeParams",
-                "TransactionsUpdateMetadataParams",
-                "TransitionParams",
-                "TransactionInitiateParams",
-                "TransactionTransitionParams",
-            ),
-            ".users": (
-                "CurrentUserChangeEmailParams",
-                "CurrentUserChangePasswordParams",
-                "CurrentUserCreateParams",
-                "CurrentUserCreateStripeAccountParams",
-                "CurrentUserCreateWithIdpParams",
-                "CurrentUserDeleteParams",
-                "CurrentUserDeleteStripeAccountParams",
-                "CurrentUserSendVerificationEmailParams",
-                "CurrentUserShowParams",
-                "CurrentUserUpdateProfileParams",
-                "CurrentUserUpdateStripeAccountParams",
-                "CurrentUserVerifyEmailParams",
-                "IntegrationUsersShowParams",
-                "IntegrationUsersUpdateProfileParams",
-                "MarketplaceShowParams",
-                "PasswordResetRequestParams",
-                "PasswordResetResetParams",
-                "Permission",
-                "UsersApproveParams",
-                "UsersQueryParams",
-                "UsersShowParams",
-                "UsersUpdatePermissionsParams",
-                "UsersVerifyEmailParams",
-                "UserUpdateProfileParams",
-            ),
-        },
-    )
+    __getattr__, __dir__ = lazy_exports(__name__)

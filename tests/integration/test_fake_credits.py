@@ -336,7 +336,7 @@ STATUSES = (None, 400, 401, 403, 404, 409, 429, 500, 503)
 
 def every_call(client: MarketplaceClient | IntegrationClient) -> list[tuple[str, object]]:
     """(URL path, bound method) of every endpoint of `client` but the uploads."""
-    from flexclient._endpoints.kinds import Bound, BoundUpload, Group
+    from flexclient._endpoints.kinds import Bound, Group, Upload
 
     found: list[tuple[str, object]] = []
     for name in dir(type(client)):
@@ -344,7 +344,7 @@ def every_call(client: MarketplaceClient | IntegrationClient) -> list[tuple[str,
         if isinstance(group, Group):
             for action in dir(type(group)):
                 bound = getattr(group, action)
-                if isinstance(bound, Bound) and not isinstance(bound, BoundUpload):
+                if isinstance(bound, Bound) and not isinstance(bound, Upload):
                     found.append((bound.url_path, bound))
     return found
 

@@ -19,15 +19,19 @@ user: User = next(sdk.listings.query.iter())
 # [pyright] Cannot access attribute "own_listings" for class "IntegrationClient"
 integ.own_listings.create({"title": "x"})
 # A command whose endpoint needs keys cannot be called without them.
-# [mypy] Too few arguments for "__call__" of "BoundRequiredCommand"
+# [mypy] Too few arguments for "__call__" of "Command"
 # [pyright] Expected 1 more positional argument
 sdk.own_listings.create()
-# [mypy] Too few arguments for "__call__" of "BoundRequiredQuery"
+# [mypy] Too few arguments for "__call__" of "Query"
 # [pyright] Expected 1 more positional argument
 sdk.listings.show()
-# [mypy] Too few arguments for "iter" of "BoundRequiredListQuery"
+# [mypy] Too few arguments for "iter" of "ListQuery"
 # [pyright] Expected 1 more positional argument
 sdk.timeslots.query.iter()
+# Only uploads report their progress.
+# [mypy] Unexpected keyword argument "progress_bar" for "__call__" of "Command"
+# [pyright] No parameter named "progress_bar"
+sdk.own_listings.create({"title": "T"}, progress_bar=True)
 # Open key families are not keys of the TypedDict: they go in custom=.
 # [mypy] Extra key "pub_category" for TypedDict "ListingsQueryParams"
 # [pyright] "pub_category" is an undefined item in type "ListingsQueryParams"
@@ -35,12 +39,12 @@ sdk.listings.query({"perPage": 5, "pub_category": "road"})
 # [mypy] Extra key "imageVariant.x" for TypedDict "CommandQueryParams"
 # [pyright] "imageVariant.x" is an undefined item in type "CommandQueryParams"
 sdk.own_listings.create({"title": "T"}, {"expand": True, "imageVariant.x": "w:1"})
-# [mypy] Argument "custom" to "__call__" of "BoundQuery" has incompatible type "list[str]"
+# [mypy] Argument "custom" to "__call__" of "OptionalQuery" has incompatible type "list[str]"
 # [pyright] Argument of type "list[str]" cannot be assigned to parameter "custom"
 sdk.listings.query(custom=["pub_category"])
 # [mypy] Extra key "expnad" for TypedDict "CommandQueryParams"
 # [pyright] "expnad" is an undefined item in type "CommandQueryParams"
 sdk.own_listings.close({"id": uuid.uuid4()}, {"expnad": True})
-# [mypy] Unexpected keyword argument "timeuot" for "__call__" of "BoundQuery"
+# [mypy] Unexpected keyword argument "timeuot" for "__call__" of "OptionalQuery"
 # [pyright] No parameter named "timeuot"
 sdk.listings.query(timeuot=3)

@@ -1,6 +1,7 @@
 import datetime as dt
 import uuid
 from collections.abc import Iterator
+from decimal import Decimal
 
 from flexclient import IntegrationClient, MarketplaceClient, Money, Response
 from flexclient.models import Envelope, Event, Listing, OwnListing
@@ -40,3 +41,8 @@ walk: Iterator[Listing] = sdk.listings.query.iter({"perPage": 100}, custom={"pub
 pages: Iterator[Response[Envelope[list[Listing]]]] = sdk.listings.query.pages(max_pages=2)
 events: Iterator[Event] = integ.events.query.iter({"startAfterSequenceId": 1})
 slots = sdk.timeslots.query.iter({"listingId": uuid.uuid4(), "start": now, "end": now})
+# What a method tells of itself.
+cost: Decimal = sdk.listings.query.credits
+billed: str | None = sdk.own_listings.create.usage_type
+where: str = integ.images.upload.url_path
+sdk.images.upload({"image": b"..."}, on_upload_progress=lambda e: print(e.loaded), timeout=30)
