@@ -448,3 +448,34 @@ def test_ignore_if_past_and_times_already_past(parties: Parties) -> None:
     assert p.fake.scheduled(tx.id) == []  # its time has passed: nothing is scheduled
     p.operate(tx, "transition/start-now")
     assert [name for name, _ in p.fake.scheduled(tx.id)] == ["transition/finish"]
+
+
+# --- the pytest marker -------------------------------------------------------------------------
+
+
+@pytest.mark.transaction_processes("tests/data/processes/timers")
+def test_the_marker_gives_the_fixture_processes(fake_marketplace: FakeMarketplace) -> None:
+    assert "timers/release-1" in fake_marketplace.processes
+    assert "pricing/release-1" not in fake_marketplace.processes
+
+
+@pytest.mark.transaction_processes({"renamed/release-2": "tests/data/processes/pricing"})
+def test_the_marker_takes_aliases(
+    fake_marketplace: FakeMarketplace, marketplace_client: MarketplaceClient
+) -> None:
+    assert "renamed/release-2" in fake_marketplace.processes
+    found = marketplace_client.process_transitions.query(
+        {"processAlias": "renamed/release-2"}
+    ).data.data
+    assert found[0].attributes.name == "transition/start"
+
+
+def test_the_command_line_refuses_a_process_it_cannot_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from flexclient.testing.__main__ import main
+
+    (tmp_path / "process.edn").write_text("{:format :v2}")
+    assert main(["serve", "--port", "0", "--process", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the fake runs format :v3" in err
