@@ -112,7 +112,7 @@ def _current(step: Step) -> list[dict[str, Any]]:
     return found
 
 
-def _save(step: Step, items: list[dict[str, Any]], *, title: str = "") -> None:
+def _save(step: Step, items: list[dict[str, Any]]) -> None:
     """Store the line items and their totals; neither total may be negative, nor two
     currencies meet."""
     if not items:
@@ -124,37 +124,28 @@ def _save(step: Step, items: list[dict[str, Any]], *, title: str = "") -> None:
     currency = next(iter(currencies))
     sums = totals(items, currency)
     if sums["payin_total"].amount < 0 or sums["payout_total"].amount < 0:
-        raise _bad(title or "payin and payout cannot be negative", ["body", "params", "lineItems"])
+        raise _bad("payin and payout cannot be negative", ["body", "params", "lineItems"])
     step.tx.set(line_items=items, **sums)
 
 
 def _line(
-    code: str, unit: Money, quantity: D, include_for: Sequence[str] = PARTIES
+    code: str,
+    unit: Money,
+    include_for: Sequence[str] = PARTIES,
+    *,
+    quantity: D | None = None,
+    percentage: D | None = None,
 ) -> dict[str, Any]:
-    total = Money(minor_units(unit.amount * quantity), unit.currency)
-    return {
-        "code": code,
-        "unitPrice": unit,
-        "quantity": quantity,
-        "lineTotal": total,
-        "reversal": False,
-        "includeFor": list(include_for),
-    }
-
-
-def _percentage_line(
-    code: str, base: Money, commission: D, include_for: Sequence[str]
-) -> dict[str, Any]:
-    percentage = commission * 100
-    total = Money(minor_units(base.amount * commission), base.currency)
-    return {
-        "code": code,
-        "unitPrice": base,
-        "percentage": percentage,
-        "lineTotal": total,
-        "reversal": False,
-        "includeFor": list(include_for),
-    }
+    """A line as the API computes it: the unit price times `quantity`, or times
+    `percentage` / 100."""
+    factor = quantity if quantity is not None else (percentage or D(0)) / 100
+    line: dict[str, Any] = {"code": code, "unitPrice": unit}
+    if quantity is not None:
+        line["quantity"] = quantity
+    else:
+        line["percentage"] = percentage
+    total = Money(minor_units(unit.amount * factor), unit.currency)
+    return {**line, "lineTotal": total, "reversal": False, "includeFor": list(include_for)}
 
 
 # --- line items from the caller ----------------------------------------------------------------
@@ -177,7 +168,7 @@ def set_negotiated_total(step: Step, config: Mapping[str, Any]) -> None:
     code = "line-item/negotiated-total-price"
     others = [i for i in _current(step) if i["code"] != code]
     paid = sum(i["lineTotal"].amount for i in others if "customer" in i["includeFor"])
-    line = _line(code, Money(offer.amount - paid, offer.currency), D(1))
+    line = _line(code, Money(offer.amount - paid, offer.currency), quantity=D(1))
     _save(step, [*others, line])
 
 
@@ -212,19 +203,21 @@ def _with_provider_commission(step: Step, config: Mapping[str, Any], line: dict[
         base = line["lineTotal"]
         negated = Money(-base.amount, base.currency)
         lines.append(
-            _percentage_line("line-item/provider-commission", negated, commission, ["provider"])
+            _line(
+                "line-item/provider-commission", negated, ["provider"], percentage=commission * 100
+            )
         )
     _add_lines(step, *lines)
 
 
 def daily_total_price(step: Step, config: Mapping[str, Any]) -> None:
     """`calculate-tx-daily-total-price`: the listing's price for each booked day."""
-    _add_lines(step, _line("line-item/day", _price(step), D(_booked_days(step))))
+    _add_lines(step, _line("line-item/day", _price(step), quantity=D(_booked_days(step))))
 
 
 def nightly_total_price(step: Step, config: Mapping[str, Any]) -> None:
     """`calculate-tx-nightly-total-price`: the listing's price for each booked night."""
-    _add_lines(step, _line("line-item/night", _price(step), D(_booked_days(step))))
+    _add_lines(step, _line("line-item/night", _price(step), quantity=D(_booked_days(step))))
 
 
 def daily_total_exclude_start(step: Step, config: Mapping[str, Any]) -> None:
@@ -233,19 +226,19 @@ def daily_total_exclude_start(step: Step, config: Mapping[str, Any]) -> None:
     days = _booked_days(step)
     if days < 3:
         raise conflict("The booking must be at least 3 days")
-    _add_lines(step, _line("line-item/day", _price(step), D(days - 2)))
+    _add_lines(step, _line("line-item/day", _price(step), quantity=D(days - 2)))
 
 
 def daily_total(step: Step, config: Mapping[str, Any]) -> None:
     """`calculate-tx-daily-total`: the days' price, less the provider's commission."""
-    line = _line("line-item/day", _price(step), D(_booked_days(step)))
+    line = _line("line-item/day", _price(step), quantity=D(_booked_days(step)))
     _with_provider_commission(step, config, line)
 
 
 def nightly_total(step: Step, config: Mapping[str, Any]) -> None:
     """`calculate-tx-nightly-total` (and `calculate-tx-total`): the nights' price, less the
     provider's commission."""
-    line = _line("line-item/night", _price(step), D(_booked_days(step)))
+    line = _line("line-item/night", _price(step), quantity=D(_booked_days(step)))
     _with_provider_commission(step, config, line)
 
 
@@ -254,7 +247,7 @@ def unit_total_price(step: Step, config: Mapping[str, Any]) -> None:
     quantity: int = step.required("quantity", int)
     if quantity < 1:
         raise _bad("quantity: 1 or more", ["body", "params", "quantity"])
-    _add_lines(step, _line("line-item/units", _price(step), D(quantity)))
+    _add_lines(step, _line("line-item/units", _price(step), quantity=D(quantity)))
 
 
 def two_units_total_price(step: Step, config: Mapping[str, Any]) -> None:
@@ -268,7 +261,7 @@ def two_units_total_price(step: Step, config: Mapping[str, Any]) -> None:
             raise _bad(f"quantity{n}: 0 or more", ["body", "params", f"quantity{n}"])
         multiplier: D = config.get(f"quantity{n}-price-multiplier", D(1))
         unit = Money(minor_units(price.amount * multiplier), price.currency)
-        lines.append(_line(f"line-item/units{n}", unit, D(quantity)))
+        lines.append(_line(f"line-item/units{n}", unit, quantity=D(quantity)))
     _add_lines(step, *lines)
 
 
@@ -307,9 +300,8 @@ def _bounded(amount: int, config: Mapping[str, Any], currency: str) -> int:
 def customer_commission(step: Step, config: Mapping[str, Any]) -> None:
     """`calculate-tx-customer-commission` (deprecated): the customer pays a share more."""
     base = _base(step)
-    line = _percentage_line(
-        "line-item/customer-commission", base, config["commission"], ["customer"]
-    )
+    share: D = config["commission"]
+    line = _line("line-item/customer-commission", base, ["customer"], percentage=share * 100)
     bounded = _bounded(line["lineTotal"].amount, config, base.currency)
     line["lineTotal"] = Money(bounded, base.currency)
     _add_lines(step, line)
@@ -327,9 +319,8 @@ def provider_commission(step: Step, config: Mapping[str, Any]) -> None:
             ["body", "params"],
         )
     negated = Money(-base.amount, base.currency)
-    line = _percentage_line(
-        "line-item/provider-commission", negated, config["commission"], ["provider"]
-    )
+    share: D = config["commission"]
+    line = _line("line-item/provider-commission", negated, ["provider"], percentage=share * 100)
     bounded = _bounded(-line["lineTotal"].amount, config, base.currency)
     line["lineTotal"] = Money(-bounded, base.currency)
     _add_lines(step, line)
@@ -337,13 +328,14 @@ def provider_commission(step: Step, config: Mapping[str, Any]) -> None:
 
 def customer_fixed_commission(step: Step, config: Mapping[str, Any]) -> None:
     fee: Money = config["commission"]
-    _add_lines(step, _line("line-item/customer-fixed-commission", fee, D(1), ["customer"]))
+    _add_lines(step, _line("line-item/customer-fixed-commission", fee, ["customer"], quantity=D(1)))
 
 
 def provider_fixed_commission(step: Step, config: Mapping[str, Any]) -> None:
     fee: Money = config["commission"]
     negated = Money(-fee.amount, fee.currency)
-    _add_lines(step, _line("line-item/provider-fixed-commission", negated, D(1), ["provider"]))
+    line = _line("line-item/provider-fixed-commission", negated, ["provider"], quantity=D(1))
+    _add_lines(step, line)
 
 
 # --- refunds -----------------------------------------------------------------------------------
