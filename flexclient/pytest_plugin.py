@@ -12,15 +12,21 @@ fresh fake: `marketplace_client` and `integration_client`.
 The marker `@pytest.mark.credit_budget(50)` fails a test whose requests to the fakes of these
 fixtures (in its setup and the test itself) would cost more than 50 credits on Sharetribe,
 showing what each endpoint cost; `fake_marketplace.usage` has the figures (docs/testing.md).
+
+The marker `@pytest.mark.transaction_processes("ext/transaction-processes/my-process", ...)`
+gives the test's `fake_marketplace` your own processes (process.edn files or their folders,
+relative to pytest's rootdir, each under `<folder>/release-1`; or a mapping of aliases to
+paths); on a class or a module, to all of its tests.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import pytest
 
@@ -34,6 +40,7 @@ if TYPE_CHECKING:
 
 _NO_WAIT = RetryPolicy(sleep=lambda _: None)
 _MARKER = "credit_budget"
+_PROCESSES = "transaction_processes"
 _Fake = TypeVar("_Fake", bound="Metered")
 
 
@@ -95,11 +102,19 @@ def _metered(config: pytest.Config, fake: _Fake) -> Generator[_Fake, None, None]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if not any(line.startswith(f"{_MARKER}(") for line in config.getini("markers")):
+    known = config.getini("markers")
+    if not any(line.startswith(f"{_MARKER}(") for line in known):
         config.addinivalue_line(
             "markers",
             f"{_MARKER}(credits): fail the test if its requests to the fake marketplace "
             "fixtures would cost more than `credits` on Sharetribe (flexclient)",
+        )
+    if not any(line.startswith(f"{_PROCESSES}(") for line in known):
+        config.addinivalue_line(
+            "markers",
+            f"{_PROCESSES}(*paths): run the test's fake_marketplace with these transaction "
+            "processes (process.edn files or folders, or a mapping of aliases to paths) "
+            "(flexclient)",
         )
 
 
@@ -145,12 +160,33 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
 # --- the fixtures ----------------------------------------------------------------------------
 
 
+def _processes(request: pytest.FixtureRequest) -> dict[str, Path]:
+    """The processes the test's markers name, by alias; relative paths are pytest's
+    rootdir's."""
+    from flexclient.testing._processes import load
+
+    found: dict[str, Path] = {}
+    root = request.config.rootpath
+    for marker in reversed(list(request.node.iter_markers(_PROCESSES))):  # the closest last
+        for given in marker.args:
+            pairs: list[tuple[object, object]] = (
+                list(cast(Mapping[object, object], given).items())
+                if isinstance(given, Mapping)
+                else [(None, given)]
+            )
+            for alias, path in pairs:
+                full = root / Path(str(path))
+                found[str(alias) if alias is not None else load(full).alias] = full
+    return found
+
+
 @pytest.fixture
 def fake_marketplace(request: pytest.FixtureRequest) -> Iterator[FakeMarketplace]:
-    """A fake marketplace with no data, served on 127.0.0.1 for one test."""
+    """A fake marketplace with no data, served on 127.0.0.1 for one test; with the
+    processes of the `transaction_processes` marker, if the test has one."""
     from flexclient.testing import FakeMarketplace
 
-    with FakeMarketplace() as fake, _metered(request.config, fake):
+    with FakeMarketplace(processes=_processes(request)) as fake, _metered(request.config, fake):
         yield fake
 
 

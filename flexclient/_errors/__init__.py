@@ -7,6 +7,8 @@
     │     (LookupError)
     ├── RelationshipTypeError (TypeError)  a relationship holds another type than its model says
     ├── MissingExtraError (ImportError)    an optional package is not installed; names the extra
+    ├── ProcessFileError (ValueError)      a transaction process (process.edn) the fake
+    │                                      marketplace cannot run; names the file and the place
     ├── TokenStoreError (OSError)          a token store that cannot be used (a folder as file,
     │                                      a file another user could have planted)
     ├── PositionStoreError (OSError)       an event position store that cannot be used
@@ -138,6 +140,22 @@ class MissingExtraError(FlexError, ImportError):
             f'{feature} needs {package}: pip install {package} (flexclient\'s "{extra}" extra)'
         )
         self.name: str | None = package
+
+
+class ProcessFileError(FlexError, ValueError):
+    """A transaction process the fake marketplace cannot run: a process.edn file that is not
+    valid EDN, not in Sharetribe's process format, or that uses an action, a time expression
+    or a timepoint the fake does not know. `where` names the file, and the message the
+    transition or notification at fault.
+
+    >>> print(ProcessFileError("my-process/process.edn", "transition/pay: unknown action"))
+    my-process/process.edn: transition/pay: unknown action
+    """
+
+    def __init__(self, where: str, problem: str) -> None:
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{where}: {problem}")
 
 
 class UnknownParameterWarning(UserWarning):

@@ -7,16 +7,25 @@
 ...     sdk.listings.query({"perPage": 5}).data.meta.total_items
 250
 
-Needs werkzeug, the `testing` extra (`pip install werkzeug`). See docs/testing.md.
+Needs werkzeug and edn-format, the `testing` extra (`pip install werkzeug edn-format`).
+See docs/testing.md.
 """
 
-from flexclient._errors import require
+from flexclient._errors import ProcessFileError, require
 
 require("werkzeug", "testing", "the fake marketplace (flexclient.testing)")
+require("edn_format", "testing", "the fake marketplace's transaction processes")
 
 from flexclient.testing._asset_cdn import FakeAssetCDN  # noqa: E402
 from flexclient.testing._process import Served, fake_process  # noqa: E402
 from flexclient.testing._seed import DEMO_USERS  # noqa: E402
 from flexclient.testing._server import FakeMarketplace  # noqa: E402
 
-__all__ = ["DEMO_USERS", "FakeAssetCDN", "FakeMarketplace", "Served", "fake_process"]
+__all__ = [
+    "DEMO_USERS",
+    "FakeAssetCDN",
+    "FakeMarketplace",
+    "ProcessFileError",
+    "Served",
+    "fake_process",
+]

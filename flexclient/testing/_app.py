@@ -26,7 +26,7 @@ from flexclient._http.limits import Bucket, TokenBucket
 from flexclient._support.narrow import is_json_object, is_list
 from flexclient._wire.formats import FORMATS, JSON, TRANSIT, WireDecodeError, WireFormat
 from flexclient.credits import bills_transfer, usage_type
-from flexclient.testing import _auth_api, _handlers, _state
+from flexclient.testing import _auth_api, _fake_stripe, _handlers, _state
 from flexclient.testing._call import ApiFailure, Call
 from flexclient.testing._context import TRANSACTION, Context
 from flexclient.testing._engine import run_due
@@ -180,6 +180,8 @@ class FakeApp:
             return response
         if _IMAGE_PATH.fullmatch(request.path) is not None:
             return self.answer(request)
+        if request.path.startswith("/stripe/"):  # Stripe's API, not Sharetribe's: not billed
+            return self.stripe(request)
         return self.meters.answer(
             wire_path(request.environ, request.path),
             lambda: self.answer(request),
@@ -346,6 +348,15 @@ class FakeApp:
                 if blob is not None:
                     return Response(blob.content, 200, content_type=blob.content_type)
         return Response(b"Access denied", 403, content_type="text/plain")
+
+    def stripe(self, request: Request) -> Response:
+        """The calls of Stripe.js a payment makes (`flexclient.testing._fake_stripe`)."""
+        with self._faults_lock:
+            self.requests.append((request.method, request.path))
+        form = {k: request.values[k] for k in request.values}
+        with self.state.lock:
+            status, body = _fake_stripe.serve(self.state, request.method, request.path, form)
+        return Response(json.dumps(body), status, content_type="application/json")
 
     def image(self, image_id: uuid.UUID) -> Response:
         blob = self.state.blobs.get(image_id) if image_id in self.state.images else None

@@ -44,9 +44,17 @@ PAGINATION_ROWS = 10_000
 class ApiFailure(Exception):
     """An error answer in the API's shape: `{"errors": [{status, code, title, source?}]}`."""
 
-    def __init__(self, status: int, code: str, title: str, source: list[str] | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        title: str,
+        source: list[str] | None = None,
+        meta: dict[str, Any] | None = None,
+    ):
         super().__init__(title)
         self.status, self.code, self.title, self.source = status, code, title, source
+        self.meta = meta
 
     def body(self) -> dict[str, Any]:
         error: dict[str, Any] = {
@@ -57,6 +65,8 @@ class ApiFailure(Exception):
         }
         if self.source is not None:
             error["source"] = {"path": self.source, "type": self.source[0]}
+        if self.meta is not None:
+            error["meta"] = self.meta
         return {"errors": [error]}
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import uuid
 from collections.abc import Iterable
 from typing import Any, Literal
@@ -13,8 +14,10 @@ from flexclient.testing._app import FakeApp, Fault, RateLimits
 from flexclient.testing._auth_api import Clients
 from flexclient.testing._call import ApiFailure
 from flexclient.testing._context import CONSOLE, TRANSACTION, Context
+from flexclient.testing._fake_stripe import FakeStripe
 from flexclient.testing._loopback import LoopbackServer
 from flexclient.testing._metering import Metered
+from flexclient.testing._processes import ProcessSources, load, load_all
 
 
 class FakeMarketplace(Metered, LoopbackServer):
@@ -22,7 +25,7 @@ class FakeMarketplace(Metered, LoopbackServer):
 
     It speaks both APIs and the Authentication API, in Transit and JSON, with the API's
     envelopes and errors; every endpoint of the endpoint table answers. Transactions run by
-    Sharetribe's default processes on a clock of the fake's own (`now`, `advance`).
+    the web template's default processes, or your own (`processes=`).
 
     >>> with FakeMarketplace(seed="demo") as fake:  # doctest: +SKIP
     ...     sdk = MarketplaceClient(fake.client_id, base_url=fake.url)
@@ -30,7 +33,12 @@ class FakeMarketplace(Metered, LoopbackServer):
 
     Options: `port` (0 picks a free one), `seed` (`"demo"` for the demo data; see
     `flexclient.testing.DEMO_USERS`), `token_ttl` (seconds an access token lives),
-    `rate_limits="dev"` (answer 429 past the dev environment's limits).
+    `rate_limits="dev"` (answer 429 past the dev environment's limits), `processes` (your
+    own transaction processes, process.edn files: a list of paths, each under
+    `<folder>/release-1`, or a mapping of aliases to paths).
+
+    Transactions run by their processes on a clock of the fake's own (`now`, `advance`);
+    `stripe` is Stripe's side of payments (the browser confirming a payment, as Stripe.js).
 
     `usage` counts the credits its answers would cost on Sharetribe, as Sharetribe bills them
     (docs/credits.md): the requests to both APIs and the Authentication API by the status
@@ -52,10 +60,14 @@ class FakeMarketplace(Metered, LoopbackServer):
         seed: Literal["demo"] | None = None,
         token_ttl: float = 3600.0,
         rate_limits: Literal["dev"] | None = None,
+        processes: ProcessSources = (),
     ) -> None:
         self.client_id: str = str(uuid.UUID(int=0xC11E47))
         self.client_secret = "fake-client-secret"
         self.state: _state.State = _state.State()
+        for process in load_all(processes):  # a bad file fails here, before anything starts
+            self.state.processes[process.alias] = process
+        self.stripe: FakeStripe = FakeStripe(self.state)
         self.clients: Clients = Clients(self.client_id, self.client_secret, token_ttl)
         self.app: FakeApp = FakeApp(
             self.state, self.clients, RateLimits() if rate_limits == "dev" else None
@@ -203,6 +215,41 @@ class FakeMarketplace(Metered, LoopbackServer):
                 _engine.transition(ctx, tx, transition, params or {}, by=by, trusted=True)
             except ApiFailure as failure:
                 raise ValueError(f"{failure.code}: {failure.title}") from None
+
+    def load_process(self, source: str | os.PathLike[str], alias: str | None = None) -> str:
+        """Run transactions by the process in a process.edn file (or in a folder's), under
+        `alias` (by default `<folder>/release-1`), replacing one of the same alias; returns
+        the alias. ProcessFileError if the fake cannot run it."""
+        process = load(source, alias)
+        with self.state.lock:
+            self.state.processes[process.alias] = process
+        return process.alias
+
+    @property
+    def processes(self) -> list[str]:
+        """The aliases of the processes transactions can be started with."""
+        with self.state.lock:
+            return sorted(self.state.processes)
+
+    def scheduled(self, transaction_id: uuid.UUID) -> list[tuple[str, dt.datetime]]:
+        """The delayed transitions the system will take from the transaction's state, soonest
+        first, with when each is due (the first due is the one taken)."""
+        with self.state.lock:
+            progress = self.state.progress[transaction_id]
+            return [(name, due) for due, name in progress.scheduled]
+
+    def lock_transaction(self, transaction_id: uuid.UUID, times: int = 1) -> None:
+        """Make the next `times` transitions of the transaction fail with 409
+        `transaction-locked`, as when another operation on it is under way."""
+        with self.state.lock:
+            self.state.progress[transaction_id].locked += times
+
+    def ban_user(self, user_id: uuid.UUID) -> None:
+        """Ban a user, as an operator does in Console: their listings' transactions cannot
+        start, and their transactions cannot move on by their parties' hands
+        (`transaction-provider-banned-or-deleted`, `transaction-customer-banned-or-deleted`)."""
+        with self.state.lock:
+            self.state.users[user_id].set(banned=True, state="banned")
 
     @property
     def outbox(self) -> list[_state.Email]:

@@ -14,9 +14,10 @@ import datetime as dt
 import secrets
 import threading
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Generator, Iterable, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
@@ -31,8 +32,11 @@ from flexclient.models import (
     StockAttributes,
     TransactionAttributes,
 )
-from flexclient.testing._processes import DEFAULT_PROCESSES, Process
 from flexclient.testing._schema import changed, stored
+
+if TYPE_CHECKING:
+    from flexclient.testing._payment_intents import PaymentIntent
+    from flexclient.testing._processes import Process
 
 A = TypeVar("A", bound=BaseModel)
 MARKETPLACE_ID = uuid.UUID(int=1)
@@ -149,15 +153,29 @@ class Blob:
 
 @dataclass
 class Progress:
-    """Where a transaction is in its process: the state, when each state was first entered,
-    and its booking's times (the timepoints the process's delayed transitions use)."""
+    """Where a transaction is in its process: the state, the timepoints its delayed
+    transitions are timed by (when it started, when each state was first and last entered,
+    when each transition was first taken), and what the system will take next, when."""
 
     alias: str
     state: str | None = None
-    timepoints: dict[str, dt.datetime] = field(default_factory=lambda: {})
-    payment: str | None = None  # the payment's stage: created, confirmed, captured, ...
+    initiated_at: dt.datetime | None = None
+    first_entered: dict[str, dt.datetime] = field(default_factory=lambda: {})
+    last_entered: dict[str, dt.datetime] = field(default_factory=lambda: {})
+    first_transitioned: dict[str, dt.datetime] = field(default_factory=lambda: {})
+    # The delayed transitions from the current state, (due, transition) soonest first, fixed
+    # when the state was entered; emptied when one fails (the system then takes no more).
+    scheduled: list[tuple[dt.datetime, str]] = field(default_factory=lambda: [])
+    payment_intent: str | None = None  # the ID of its Stripe PaymentIntent
+    payment: str | None = None  # how far the payment is: created, confirmed, captured, refunded
     paid_out: bool = False
-    stuck: bool = False  # a delayed transition failed: the system takes no more
+    locked: int = 0  # the next `locked` calls to transition it answer `transaction-locked`
+
+
+def _built_in_processes() -> dict[str, Process]:
+    from flexclient.testing._processes import built_in
+
+    return {p.alias: p for p in built_in()}
 
 
 def add(state: State, stored_type: str, values: Mapping[str, Any]) -> Record[Any]:
@@ -224,9 +242,8 @@ class State:
     )
     transactions: dict[uuid.UUID, Record[TransactionAttributes]] = field(default_factory=lambda: {})
     progress: dict[uuid.UUID, Progress] = field(default_factory=lambda: {})
-    processes: dict[str, Process] = field(
-        default_factory=lambda: {p.alias: p for p in DEFAULT_PROCESSES}
-    )
+    processes: dict[str, Process] = field(default_factory=_built_in_processes)
+    payment_intents: dict[str, PaymentIntent] = field(default_factory=lambda: {})
     # Resources of types the fake creates in the course of transactions and account flows,
     # by the type they are stored as (`booking`, `review`, `stripeAccount`, `file`, ...).
     others: dict[str, dict[uuid.UUID, Record[Any]]] = field(default_factory=lambda: {})
@@ -237,6 +254,8 @@ class State:
     idp_identities: dict[tuple[str, str], dict[str, str]] = field(default_factory=lambda: {})
     # The marketplace's clock runs this far ahead of the real one (tests move it forward).
     offset: dt.timedelta = field(default_factory=dt.timedelta)
+    # While the system takes a delayed transition, the time it was due (`at`).
+    pinned: dt.datetime | None = None
     passwords: dict[uuid.UUID, str] = field(default_factory=lambda: {})
     blobs: dict[uuid.UUID, Blob] = field(default_factory=lambda: {})
     access_tokens: dict[str, Grant] = field(default_factory=lambda: {})
@@ -251,12 +270,27 @@ class State:
         return self.marketplace.id
 
     def time(self) -> dt.datetime:
-        """The marketplace's time: now, moved forward by what a test asked for."""
-        return now() + self.offset
+        """The marketplace's time: now, moved forward by what a test asked for (or, while a
+        delayed transition is taken, the time it was due)."""
+        return self.pinned if self.pinned is not None else now() + self.offset
+
+    @contextmanager
+    def at(self, when: dt.datetime) -> Generator[None]:
+        """The marketplace's clock pinned to `when` for the block."""
+        was, self.pinned = self.pinned, when
+        try:
+            yield
+        finally:
+            self.pinned = was
 
     def fork(self) -> State:
         """A copy to try changes on and throw away (speculative transactions)."""
-        return copy.deepcopy(self, {id(self.lock): threading.RLock()})
+        # The processes are read-only: shared, not copied.
+        memo: dict[int, object] = {
+            id(self.lock): threading.RLock(),
+            id(self.processes): self.processes,
+        }
+        return copy.deepcopy(self, memo)
 
     def restore(self, saved: State) -> None:
         """Go back to a copy made by `fork`: a failed transition leaves nothing behind."""

@@ -4,8 +4,8 @@ API keeps for users, made from Stripe's test tokens with no network.
 Tokens are what Stripe.js would give a browser: an account token (`ct_...`), a bank account
 token (`btok_...`), a person token (`cpt_...`) and payment method IDs. The payment methods of
 Stripe's test cards are known by their IDs (`pm_card_visa`, `pm_card_mastercard`, ...); a
-payment with `pm_card_chargeDeclined` (or another declined test card) fails as a declined
-card does.
+payment with `pm_card_chargeDeclined` (or another declined test card, also by its number,
+4000000000000002) is declined as Stripe declines it. Payment intents: `_payment_intents`.
 """
 
 from __future__ import annotations
@@ -50,8 +50,28 @@ def customer_of(state: s.State, user_id: uuid.UUID) -> s.Record[Any] | None:
     return state.table("stripeCustomer").get(user.one("stripeCustomer") or uuid.UUID(int=0))
 
 
-def payment_method_fails(method: str) -> bool:
-    return method.startswith("pm_card_chargeDeclined")
+# Stripe's declining test cards, by payment method and by card number: the decline code and
+# the message Stripe gives.
+_DECLINES: dict[str, tuple[str, str]] = {
+    "pm_card_chargeDeclined": ("generic_decline", "Your card was declined."),
+    "4000000000000002": ("generic_decline", "Your card was declined."),
+    "pm_card_chargeDeclinedInsufficientFunds": (
+        "insufficient_funds",
+        "Your card has insufficient funds.",
+    ),
+    "4000000000009995": ("insufficient_funds", "Your card has insufficient funds."),
+    "pm_card_chargeDeclinedExpiredCard": ("expired_card", "Your card has expired."),
+    "4000000000000069": ("expired_card", "Your card has expired."),
+}
+
+
+def decline_of(method: str) -> tuple[str, str] | None:
+    """The decline code and message of a payment method (or test card number) that Stripe
+    declines, None for one it charges."""
+    found = _DECLINES.get(method.replace(" ", ""))
+    if found is None and method.startswith("pm_card_chargeDeclined"):
+        return "generic_decline", "Your card was declined."
+    return found
 
 
 def card(method: str) -> dict[str, Any]:

@@ -99,6 +99,7 @@ def items(price: Money, quantity: int = 1, commission_percent: int = 0) -> list[
 
 
 def paid_booking(
+    fake: FakeMarketplace,
     customer: MarketplaceClient,
     listing_id: uuid.UUID,
     start: dt.datetime,
@@ -106,7 +107,8 @@ def paid_booking(
     price: Money,
 ) -> Transaction:
     """A default-booking transaction that `customer` requested (through the trusted client,
-    with the line items a server would compute) and paid for."""
+    with the line items a server would compute) and paid for: Stripe.js confirms the payment
+    in the browser, then the customer confirms it to the marketplace."""
     tx = (
         customer.trusted_client()
         .transactions.initiate(
@@ -123,5 +125,6 @@ def paid_booking(
         )
         .data.data
     )
+    fake.stripe.confirm_payment_intent(tx.id)
     customer.transactions.transition({"id": tx.id, "transition": "transition/confirm-payment"})
     return tx

@@ -59,7 +59,9 @@ def test_reviews_are_seen_when_published(fake_marketplace: FakeMarketplace) -> N
     listing = provider.own_listings.create({"title": "Tour", "price": Money(900, "EUR")}).data.data
     customer = login(fake_marketplace, "hiker@example.com")
     start = fake_marketplace.now.replace(microsecond=0) + dt.timedelta(days=2)
-    tx = paid_booking(customer, listing.id, start, dt.timedelta(hours=3), Money(900, "EUR"))
+    tx = paid_booking(
+        fake_marketplace, customer, listing.id, start, dt.timedelta(hours=3), Money(900, "EUR")
+    )
     provider.transactions.transition({"id": tx.id, "transition": "transition/accept"})
     fake_marketplace.transition(tx.id, "transition/operator-complete")
     customer.transactions.transition(

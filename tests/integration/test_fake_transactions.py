@@ -58,6 +58,12 @@ class Market:
             {"expand": True, "include": ["booking", "stockReservation", "reviews"]},
         ).data.data
 
+    def pay(self, tx: Transaction) -> Transaction:
+        """The customer pays: Stripe.js confirms the card payment in the browser, then the
+        customer confirms the payment to the marketplace."""
+        self.fake.stripe.confirm_payment_intent(tx.id)
+        return self.move(self.customer, tx, "transition/confirm-payment")
+
 
 @pytest.fixture
 def market(fake_marketplace: FakeMarketplace, integration_client: IntegrationClient) -> Market:
@@ -92,6 +98,7 @@ def test_a_booking_from_request_to_reviews(market: Market) -> None:
     tx = market.initiate(BOOKING, "transition/request-payment", params)
     a = tx.attributes
     assert a.process_name == "default-booking" and a.last_transition == "transition/request-payment"
+    assert (a.state, a.process_version) == ("state/pending-payment", 1)
     assert (a.payin_total, a.payout_total) == (Money(5000, "EUR"), Money(4500, "EUR"))
     commission = a.line_items[1]
     assert commission.percentage == 10 and commission.line_total == Money(-500, "EUR")
@@ -100,8 +107,9 @@ def test_a_booking_from_request_to_reviews(market: Market) -> None:
     assert tx.booking is not None and tx.booking.attributes.state == "pending"
     assert tx.booking.attributes.start == params["bookingStart"]
 
-    confirmed = market.move(market.customer, tx, "transition/confirm-payment")
+    confirmed = market.pay(tx)
     assert confirmed.attributes.protected_data == {}  # the payment intent's secret is gone
+    assert confirmed.attributes.state == "state/preauthorized"
     nexts = market.provider.process_transitions.query({"transactionId": tx.id}).data.data
     assert [t.attributes.name for t in nexts] == [
         "transition/accept",
@@ -166,7 +174,7 @@ def test_who_may_take_which_transition(market: Market) -> None:
     with pytest.raises(ConflictError) as early:  # not from this state
         market.move(market.provider, tx, "transition/accept")
     assert codes(early) == ["transaction-invalid-transition"]
-    market.move(market.customer, tx, "transition/confirm-payment")
+    market.pay(tx)
     with pytest.raises(ForbiddenError):  # the provider's transition
         market.move(market.customer, tx, "transition/accept")
     with pytest.raises(ForbiddenError):  # the operator's
@@ -174,17 +182,19 @@ def test_who_may_take_which_transition(market: Market) -> None:
     with pytest.raises(ConflictError) as unknown:
         market.move(market.provider, tx, "transition/no-such-thing")
     assert codes(unknown) == ["transaction-invalid-transition"]
-    with pytest.raises(BadRequestError) as typo:
-        market.move(market.provider, tx, "transition/accept", rating=5)
-    assert codes(typo) == ["validation-disallowed-key"]
+    # Parameters no action of the transition takes are accepted, and ignored, as the API does.
+    ignored = market.provider.transactions.transition_speculative(
+        {"id": tx.id, "transition": "transition/accept", "params": {"rating": 5}}, {"expand": True}
+    ).data.data
+    assert ignored.attributes.last_transition == "transition/accept"
     declined = market.integ.transactions.transition(
         {"id": tx.id, "transition": "transition/operator-decline"}, {"expand": True}
     ).data.data
     assert declined.attributes.transitions[-1].by == "operator"
-    with pytest.raises(BadRequestError) as process:
+    with pytest.raises(ConflictError) as process:
         market.initiate("no-such-process/release-1", "transition/inquire", {})
-    assert codes(process) == ["validation-invalid-value"]
-    with pytest.raises(ForbiddenError):  # one's own listing
+    assert codes(process) == ["transaction-unknown-alias"]
+    with pytest.raises(ConflictError) as own:
         market.provider.transactions.initiate(
             {
                 "processAlias": "default-inquiry/release-1",
@@ -192,6 +202,7 @@ def test_who_may_take_which_transition(market: Market) -> None:
                 "params": {"listingId": market.listing_id},
             }
         )
+    assert codes(own) == ["transaction-same-author-and-customer"]
 
 
 def test_a_declined_booking_is_refunded_and_frees_its_time(market: Market) -> None:
@@ -207,7 +218,7 @@ def test_a_declined_booking_is_refunded_and_frees_its_time(market: Market) -> No
             }
         )
     assert codes(taken) == ["transaction-booking-time-not-available"]
-    market.move(market.customer, tx, "transition/confirm-payment")
+    market.pay(tx)
     declined = market.move(market.provider, tx, "transition/decline")
     a = declined.attributes
     assert declined.booking is not None and declined.booking.attributes.state == "declined"
@@ -335,8 +346,8 @@ def test_payments_need_the_providers_stripe_account_and_a_good_card(
     customer = login(fake_marketplace, "buyer@example.com").trusted_client()
     start = days_ahead(fake_marketplace, 5)
 
-    def request(**extra: Any) -> None:
-        customer.transactions.initiate(
+    def request(**extra: Any) -> Transaction:
+        return customer.transactions.initiate(
             {
                 "processAlias": BOOKING,
                 "transition": "transition/request-payment",
@@ -348,21 +359,47 @@ def test_payments_need_the_providers_stripe_account_and_a_good_card(
                     **extra,
                 },
             }
-        )
+        ).data.data
 
     with pytest.raises(ConflictError) as no_account:
         request()
     assert codes(no_account) == ["transaction-missing-stripe-account"]
     connect_stripe(provider)
-    with pytest.raises(ApiError) as declined:
-        request(paymentMethod="pm_card_chargeDeclined")
-    assert declined.value.status == 402 and codes(declined) == ["transaction-payment-failed"]
-    request(paymentMethod="pm_card_visa")
+
+    def confirm(tx: Transaction) -> None:
+        customer.transactions.transition({"id": tx.id, "transition": "transition/confirm-payment"})
+
+    # Not paid in the browser (Stripe.js): the payment cannot be confirmed.
+    unpaid = request()
+    with pytest.raises(ConflictError) as not_paid:
+        confirm(unpaid)
+    assert codes(not_paid) == ["stripe-invalid-payment-intent-status"]
+    # A declined card is declined by Stripe, in the browser; confirming then fails with 402.
+    declined = request(
+        bookingStart=start + dt.timedelta(days=1), bookingEnd=start + dt.timedelta(days=2)
+    )
+    stripe = fake_marketplace.stripe.confirm_payment_intent(declined.id, "pm_card_chargeDeclined")
+    assert stripe["error"]["code"] == "card_declined"
+    assert fake_marketplace.stripe.payment_intent(declined.id)["status"] == (
+        "requires_payment_method"
+    )
+    with pytest.raises(ApiError) as failed:
+        confirm(declined)
+    assert failed.value.status == 402 and codes(failed) == ["transaction-payment-failed"]
+    assert failed.value.data.errors[0].meta == {
+        "stripeMessage": "Your card was declined.",
+        "stripeCode": "card_declined",
+        "stripeDeclineCode": "generic_decline",
+    }
+    # Another card then goes through.
+    again = fake_marketplace.stripe.confirm_payment_intent(declined.id, "4242424242424242")
+    assert again["paymentIntent"]["status"] == "requires_capture"
+    confirm(declined)
 
 
 def test_test_hooks_take_operator_and_system_transitions(market: Market) -> None:
     tx = market.initiate(BOOKING, "transition/request-payment", booking_params(market))
-    market.move(market.customer, tx, "transition/confirm-payment")
+    market.pay(tx)
     market.fake.transition(tx.id, "transition/operator-accept")
     market.fake.transition(tx.id, "transition/complete", by="system")
     shown = market.customer.transactions.show({"id": tx.id}).data.data
@@ -398,3 +435,97 @@ def test_an_inquiry_and_the_transitions_a_process_offers(market: Market) -> None
         {"processAlias": PURCHASE, "lastTransition": "transition/inquire"}
     ).data.data
     assert [t.attributes.name for t in after] == ["transition/request-payment-after-inquiry"]
+
+
+def test_the_apis_errors_for_listings_parties_and_accounts(market: Market) -> None:
+    def request(days: int = 10) -> Transaction:
+        return market.initiate(BOOKING, "transition/request-payment", booking_params(market, days))
+
+    with pytest.raises(ConflictError) as past:  # a booking cannot start in the past
+        request(days=-3)
+    assert codes(past) == ["transaction-booking-time-not-available"]
+    # Stripe disables the provider's account: no charges, then no payouts.
+    provider_id = market.provider.current_user.show().data.data.id
+    market.fake.stripe.disable_account(provider_id, charges=True, payouts=False)
+    with pytest.raises(ConflictError) as charges:
+        request()
+    assert codes(charges) == ["transaction-stripe-account-disabled-charges"]
+    market.fake.stripe.disable_account(provider_id, charges=False, payouts=True)
+    tx = request()
+    market.pay(tx)
+    market.fake.transition(tx.id, "transition/operator-accept")
+    with pytest.raises(ConflictError) as payouts:
+        market.integ.transactions.transition(
+            {"id": tx.id, "transition": "transition/operator-complete"}
+        )
+    assert codes(payouts) == ["transaction-stripe-account-disabled-payouts"]
+
+    # Another operation under way: the transition may be tried again.
+    other = request(days=20)
+    market.fake.lock_transaction(other.id)
+    with pytest.raises(ConflictError) as locked:
+        market.pay(other)
+    assert codes(locked) == ["transaction-locked"]
+    market.move(market.customer, other, "transition/confirm-payment")
+
+    # A banned party: their transactions stop, and new ones on their listings do not start.
+    customer_id = market.customer.current_user.show().data.data.id
+    market.fake.ban_user(customer_id)
+    with pytest.raises(ConflictError) as banned:
+        market.move(market.provider, other, "transition/accept")
+    assert codes(banned) == ["transaction-customer-banned-or-deleted"]
+    market.integ.transactions.transition(
+        {"id": other.id, "transition": "transition/operator-decline"}
+    )
+    market.fake.ban_user(provider_id)
+    late = login(market.fake, "late@example.com")
+    with pytest.raises(ConflictError) as gone:
+        late.transactions.initiate(
+            {
+                "processAlias": "default-inquiry/release-1",
+                "transition": "transition/inquire-without-payment",
+                "params": {"listingId": market.listing_id},
+            }
+        )
+    assert codes(gone) == ["transaction-provider-banned-or-deleted"]
+
+
+def test_a_closed_listing_cannot_be_transacted(market: Market) -> None:
+    market.provider.own_listings.close({"id": market.listing_id})
+    with pytest.raises(ConflictError) as closed:
+        market.initiate("default-inquiry/release-1", "transition/inquire-without-payment", {})
+    assert closed.value.status == 409 and codes(closed) == ["transaction-listing-not-found"]
+
+
+def test_transactions_as_the_api_returns_them(market: Market) -> None:
+    tx = market.initiate(BOOKING, "transition/request-payment", booking_params(market))
+    paid = market.pay(tx)
+    shown = market.integ.transactions.show({"id": tx.id}).data.data
+    a = shown.attributes
+    assert (a.state, a.process_name, a.process_version) == (
+        "state/preauthorized",
+        "default-booking",
+        1,
+    )
+    assert a.last_transition == "transition/confirm-payment"
+    assert (
+        a.last_transitioned_at
+        == a.transitions[-1].created_at
+        == paid.attributes.transitions[-1].created_at
+    )
+    assert [(t.transition, t.by) for t in a.transitions] == [
+        ("transition/request-payment", "customer"),
+        ("transition/confirm-payment", "customer"),
+    ]
+    assert a.created_at == a.transitions[0].created_at
+    assert a.metadata == {} and a.protected_data == {}
+    assert all(i.reversal is False and i.include_for for i in a.line_items)
+    # The `states` filter takes the same names.
+    found = market.customer.transactions.query({"states": ["state/preauthorized"]}).data.data
+    assert [t.id for t in found] == [tx.id]
+    assert market.customer.transactions.query({"states": ["state/accepted"]}).data.data == []
+    inquiry = market.initiate(
+        "default-inquiry/release-1", "transition/inquire-without-payment", {}, trusted=False
+    )
+    assert inquiry.attributes.state == "state/free-inquiry"
+    assert inquiry.attributes.payin_total is None and inquiry.attributes.payout_total is None

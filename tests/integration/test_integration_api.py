@@ -119,7 +119,9 @@ def test_transactions_seen_by_the_operator(
     listing = provider.own_listings.create({"title": "Bike", "price": Money(1000, "USD")}).data.data
     buyer = login(fake_marketplace, "buyer@example.com", wire)
     start = fake_marketplace.now.replace(microsecond=0) + dt.timedelta(days=3)
-    tx = paid_booking(buyer, listing.id, start, dt.timedelta(days=1), Money(1000, "USD"))
+    tx = paid_booking(
+        fake_marketplace, buyer, listing.id, start, dt.timedelta(days=1), Money(1000, "USD")
+    )
     assert [t.id for t in integ.transactions.query().data.data] == [tx.id]
     done = integ.transactions.transition(
         {"id": tx.id, "transition": "transition/operator-accept"}, {"expand": True}

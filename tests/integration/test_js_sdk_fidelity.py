@@ -106,6 +106,7 @@ def test_official_sdks_decode_what_the_fake_sends(tmp_path: Path) -> None:
         assert t["lastTransition"] == "transition/request-payment"
         assert t["bookingState"] == "pending" and t["bookingStartIsDate"]
         assert t["bookingStart"] == start.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        assert js["stripe"] == {"status": 200, "intent": "requires_capture"}
         assert js["confirmed"] == "transition/confirm-payment"
         assert js["transitionError"] == {"status": 409, "code": "transaction-invalid-transition"}
         assert ["processTransition", "transition/accept", ["provider"]] in js["processTransitions"]

@@ -289,6 +289,19 @@ def test_transaction_flow(fake_marketplace: FakeMarketplace, sdk: MarketplaceCli
     assert line.unit_price == Money(1500, "EUR") and line.quantity == 2
     assert line.line_total == Money(3000, "EUR")
     assert tx.stock_reservation is not None and tx.stock_reservation.attributes.state == "pending"
+    # The browser pays with Stripe.js, by the payment intent's secret in the protected data.
+    assert tx.attributes.protected_data is not None
+    intent = tx.attributes.protected_data["stripePaymentIntents"]["default"]
+    paid = requests.post(
+        f"{fake_marketplace.url}/stripe/v1/payment_intents/{intent['stripePaymentIntentId']}"
+        "/confirm",
+        data={
+            "client_secret": intent["stripePaymentIntentClientSecret"],
+            "payment_method": "pm_card_visa",
+        },
+        timeout=10,
+    )
+    assert (paid.status_code, paid.json()["status"]) == (200, "requires_capture")
     moved = sdk.transactions.transition(
         {"id": tx.id, "transition": "transition/confirm-payment"},
         {"expand": True, "include": ["stockReservation"]},

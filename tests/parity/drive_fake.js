@@ -126,6 +126,15 @@ const { types } = marketplaceSdk;
     bookingStartIsDate: booking.attributes.start instanceof Date,
     bookingStart: booking.attributes.start.toISOString(),
   };
+  // The browser's step, as Stripe.js takes it: the payment intent confirmed with a card, by
+  // the client secret the transaction's protected data holds.
+  const intent = txData.attributes.protectedData.stripePaymentIntents.default;
+  const stripe = await fetch(
+    `${url}/stripe/v1/payment_intents/${intent.stripePaymentIntentId}/confirm`,
+    { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_secret: intent.stripePaymentIntentClientSecret,
+        payment_method: 'pm_card_visa' }) });
+  out.stripe = { status: stripe.status, intent: (await stripe.json()).status };
   const confirmed = await customer.transactions.transition(
     { id: txData.id, transition: 'transition/confirm-payment', params: {} }, { expand: true });
   out.confirmed = confirmed.data.data.attributes.lastTransition;

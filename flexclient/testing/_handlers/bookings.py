@@ -11,9 +11,9 @@ from flexclient.testing import _availability
 from flexclient.testing import _state as s
 from flexclient.testing._call import Call, invalid, not_found
 from flexclient.testing._handlers._lookup import listing, time, words
-from flexclient.testing._processes import period
 from flexclient.testing._routes import handles
 from flexclient.testing._schema import attributes_model, by_field_name
+from flexclient.testing._time_expressions import duration
 
 MAX_RANGE = dt.timedelta(days=90)
 MAX_SLOTS_PER_PAGE = 500
@@ -54,7 +54,7 @@ def _by_interval(
     `intervalAlign`), and in each at most `maxPerInterval` slots that last at least
     `minDurationStartingInInterval` minutes from the interval's start on. Without
     `intervalDuration`, every slot."""
-    size = c.q("intervalDuration", period)
+    size = c.q("intervalDuration", duration)
     if size is None:
         return spans
     if size <= dt.timedelta(0):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from flexclient._endpoints.table import IntegrationEndpoints as Integ
@@ -13,11 +14,11 @@ from flexclient.models import TransactionAttributes
 from flexclient.testing import _engine
 from flexclient.testing import _state as s
 from flexclient.testing._call import Call, missing, not_found
-from flexclient.testing._engine import Actor
 from flexclient.testing._handlers._lookup import filter_extended, time, transaction, words
 from flexclient.testing._processes import Process, Transition
 from flexclient.testing._routes import handles
 from flexclient.testing._schema import attributes_model, by_field_name
+from flexclient.testing._step import Actor
 
 Transaction = s.Record[TransactionAttributes]
 
@@ -45,7 +46,7 @@ def _params(c: Call) -> dict[str, Any]:
     return dict(params)
 
 
-def _initiate(c: Call) -> dict[str, Any]:
+def _initiate(c: Call, *, speculative: bool = False) -> dict[str, Any]:
     tx = _engine.initiate(
         c.ctx,
         c.user(),
@@ -53,22 +54,26 @@ def _initiate(c: Call) -> dict[str, Any]:
         c.b("transition", str, required=True) or "",
         _params(c),
         trusted=trusted(c),
+        speculative=speculative,
     )
     return c.one(tx)
 
 
-def _transition(c: Call) -> dict[str, Any]:
+def _transition(c: Call, *, speculative: bool = False) -> dict[str, Any]:
     tx = transaction(c, c.b_id())
     name = c.b("transition", str, required=True) or ""
-    _engine.transition(c.ctx, tx, name, _params(c), by=party(c, tx), trusted=trusted(c))
+    by = party(c, tx)
+    _engine.transition(
+        c.ctx, tx, name, _params(c), by=by, trusted=trusted(c), speculative=speculative
+    )
     return c.one(tx)
 
 
-def _speculatively(c: Call, take: Any) -> dict[str, Any]:
-    # On a copy of the marketplace, thrown away: nothing is saved, no event recorded.
+def _speculatively(c: Call, take: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    # On a copy of the marketplace, thrown away: nothing is saved, no event recorded, and
+    # Stripe is not really called.
     c.state = c.state.fork()
-    answer: dict[str, Any] = take(c)
-    return answer
+    return take(c, speculative=True)
 
 
 @handles(Market.transactions.cls.initiate)
@@ -121,7 +126,7 @@ def query(c: Call) -> dict[str, Any]:
         found = [t for t in found if t.attributes.process_name in names]
     states = c.q("states", words)
     if states is not None:
-        found = [t for t in found if c.state.progress[t.id].state in states]
+        found = [t for t in found if t.attributes.state in states]
     start, end = c.q("createdAtStart", time), c.q("createdAtEnd", time)
     found = [t for t in found if _within(t.attributes.created_at, start, end)]
     for flag, relationship in (
