@@ -66,6 +66,7 @@ if TYPE_CHECKING:
         PayloadTooLargeError as PayloadTooLargeError,
         PaymentRequiredError as PaymentRequiredError,
         PositionStoreError as PositionStoreError,
+        ProcessFileError as ProcessFileError,
         RateLimitError as RateLimitError,
         RedirectError as RedirectError,
         RelationshipNotIncludedError as RelationshipNotIncludedError,
