@@ -153,12 +153,21 @@ def _token_file(args: argparse.Namespace, client_id: str) -> FileTokenStore:
 def make_client(args: argparse.Namespace, integration: bool) -> Generator[BaseClient]:
     """The client a command uses; with `--usage`, what it spent is printed (to stderr, so
     that the command's output stays as it is) when the command ends, even with an error."""
-    with _client(args, integration) as client:
-        try:
-            yield client
-        finally:
-            if args.usage:
-                print_usage(client.usage.snapshot())
+    from flexclient.models import pause_collector_while_decoding
+
+    # One thread decodes at a time here: the pause is the program's to choose, and costs no
+    # other thread anything (docs/performance.md, "The collector left alone"). Put back after
+    # the command, for a program that runs main() among its own work.
+    before = pause_collector_while_decoding(True)
+    try:
+        with _client(args, integration) as client:
+            try:
+                yield client
+            finally:
+                if args.usage:
+                    print_usage(client.usage.snapshot())
+    finally:
+        pause_collector_while_decoding(before)
 
 
 def print_usage(usage: UsageSnapshot) -> None:
