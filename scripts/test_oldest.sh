@@ -24,7 +24,8 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do pins+=("$1"); shift; done
 [ $# -gt 0 ] && shift  # the "--"
 
 # The test tools, as the `dev` group has them (the rest of that group is not needed here).
-tools=("pytest>=8" "requests-mock>=1.11" "hypothesis>=6.100" "werkzeug>=3.0")
+# The fake marketplace's own packages come with flexclient's `testing` extra.
+tools=("pytest>=8" "requests-mock>=1.11" "hypothesis>=6.100")
 tests=(
     tests/test_compat.py tests/test_side_effects.py
     tests/test_envelope.py tests/test_models.py tests/test_relationships.py
@@ -39,9 +40,9 @@ python3 -m venv "$venv"
 # Dependency groups need pip 25.1 or later; the machine's own pip may be older.
 "$venv/bin/python" -m pip install -q --upgrade "pip>=25.1"
 if [ "$which" = oldest ]; then
-    "$venv/bin/pip" install -q -e . --group oldest "${tools[@]}"
+    "$venv/bin/pip" install -q -e ".[testing]" --group oldest "${tools[@]}"
 else
-    "$venv/bin/pip" install -q -e . "${tools[@]}"
+    "$venv/bin/pip" install -q -e ".[testing]" "${tools[@]}"
     "$venv/bin/pip" install -q --upgrade --upgrade-strategy eager \
         requests urllib3 pydantic pydantic-core transit-python
 fi
