@@ -26,6 +26,7 @@ from flexclient.testing._params import (
     Unknown,
     checked,
     endpoint_types,
+    expected,
     from_body,
     from_text,
     spec_of,
@@ -195,7 +196,9 @@ class Call:
         try:
             return parse(raw)
         except ValueError as exc:
-            raise invalid("query", name, str(exc) or raw) from exc
+            # A type's own parser (`int`, `uuid.UUID`) speaks Python: say what was expected.
+            why = expected(parse) or str(exc) or raw
+            raise invalid("query", name, why) from exc
 
     def q_id(self, name: str = "id") -> uuid.UUID:
         value = self.q(name, uuid.UUID, required=True)
@@ -341,7 +344,10 @@ def _merged(key: str, old: object, new: object) -> dict[str, object]:
 
 
 def _positive(raw: str) -> int:
-    value = int(raw)
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(expected(int)) from None
     if value < 1:
         raise ValueError("must be 1 or more")
     return value

@@ -9,13 +9,16 @@ with the untyped `Params` takes any key, and its handler checks what it reads.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import decimal
+import math
 import types
 import typing
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal, NotRequired, Required
 
 from flexclient._endpoints.kinds import Endpoint
@@ -181,14 +184,16 @@ def _scalar(value: Any, hint: Any, path: tuple[str, ...]) -> Any:
                 except ValueError:
                     pass
     elif hint is LatLng:
-        if isinstance(value, LatLng):
-            return value
-        if is_mapping(value) and set(value) == {"lat", "lng"}:
+        point: LatLng | None = value if isinstance(value, LatLng) else None
+        if point is None and is_mapping(value) and set(value) == {"lat", "lng"}:
             # Read as the client reads a point from the wire (numeric text too).
+            with contextlib.suppress(ValueError):
+                point = latlng_from(value["lat"], value["lng"])
+        if point is not None:
             try:
-                return latlng_from(value["lat"], value["lng"])
-            except ValueError:
-                pass
+                return on_earth(point)
+            except ValueError as exc:
+                raise Invalid(str(exc), path) from None
     elif hint is dt.datetime:
         if isinstance(value, dt.datetime) and value.tzinfo is not None:
             return value
@@ -267,18 +272,62 @@ def from_text(text: str, hint: Any) -> Any:
         if text in ("true", "false"):
             return text == "true"
         raise ValueError("true or false")
-    if hint is int:
-        return int(text)
-    if hint is float:
-        return float(text)
-    if hint is uuid.UUID:
-        return parse("uuid", text)
-    if hint is LatLng:
-        return parse("latlng", text)
-    if hint is LatLngBounds:
-        return parse("bounds", text)
-    if hint is dt.datetime:
-        return parse("date", text)
-    if hint is decimal.Decimal:
-        return parse("decimal", text)
-    return text
+    reader = _TEXT_READERS.get(hint)
+    if reader is None:
+        return text
+    try:
+        value = reader(text)
+    except ValueError:
+        # What Python says of the text (`invalid literal for int()`) is no API's answer.
+        raise ValueError(f"expected {_EXPECTED[hint]}") from None
+    if isinstance(value, LatLng):
+        return on_earth(value)
+    if isinstance(value, LatLngBounds):
+        on_earth(value.ne)
+        on_earth(value.sw)
+    return value
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
+
+
+# How the query string writes each type, and what it should have been when it is not.
+_TEXT_READERS: dict[Any, Callable[[str], object]] = {
+    int: int,
+    float: _finite,
+    uuid.UUID: partial(parse, "uuid"),
+    LatLng: partial(parse, "latlng"),
+    LatLngBounds: partial(parse, "bounds"),
+    dt.datetime: partial(parse, "date"),
+    decimal.Decimal: partial(parse, "decimal"),
+}
+_EXPECTED: dict[Any, str] = {
+    int: "an integer",
+    float: "a number",
+    uuid.UUID: "a UUID",
+    LatLng: "a location, latitude and longitude in degrees (60.17,24.94)",
+    LatLngBounds: "bounds, the north-east corner then the south-west one (60.3,25.1,60.0,24.8)",
+    dt.datetime: "a time in ISO 8601 with its time zone (2026-07-01T00:00:00.000Z)",
+    decimal.Decimal: "a decimal number",
+}
+
+
+def expected(kind: Any) -> str | None:
+    """What a value of type `kind` (`int`, `uuid.UUID`, ...) should have been, as an error
+    says it (`expected an integer`); None for a type without a description."""
+    described = _EXPECTED.get(kind)
+    return f"expected {described}" if described is not None else None
+
+
+def on_earth(point: LatLng) -> LatLng:
+    """`point` if it is a place on Earth: latitude -90 to 90, longitude -180 to 180, both
+    finite; ValueError otherwise (the API refuses `LatLng(600, 0)` with a 400)."""
+    if not (math.isfinite(point.lat) and -90 <= point.lat <= 90):
+        raise ValueError(f"latitude {point.lat} is not within -90 to 90")
+    if not (math.isfinite(point.lng) and -180 <= point.lng <= 180):
+        raise ValueError(f"longitude {point.lng} is not within -180 to 180")
+    return point

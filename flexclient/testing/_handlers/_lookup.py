@@ -11,10 +11,10 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from flexclient._support.narrow import is_json_object, is_list
-from flexclient._wire.values import parse
 from flexclient.models import CurrentUserAttributes, ListingAttributes, TransactionAttributes
 from flexclient.testing import _state as s
 from flexclient.testing._call import Call, invalid, not_found
+from flexclient.testing._params import from_text
 from flexclient.testing._schema import EXTENDED_DATA, field_names
 
 R = TypeVar("R", bound=s.Record[Any])
@@ -53,11 +53,14 @@ def transaction(c: Call, tid: uuid.UUID) -> s.Record[TransactionAttributes]:
 
 
 def ids(raw: str) -> list[uuid.UUID]:
-    return [uuid.UUID(part) for part in raw.split(",") if part]
+    try:
+        return [uuid.UUID(part) for part in raw.split(",") if part]
+    except ValueError:
+        raise ValueError("expected UUIDs separated by commas") from None
 
 
 def time(raw: str) -> dt.datetime:
-    value = parse("date", raw)  # the library's reading of a time, timezone required
+    value = from_text(raw, dt.datetime)  # the library's reading of a time, timezone required
     assert isinstance(value, dt.datetime)
     return value
 
@@ -68,9 +71,13 @@ def words(raw: str) -> list[str]:
 
 def floats(count: int) -> Callable[[str], list[float]]:
     def parse(raw: str) -> list[float]:
-        parts = [float(p) for p in raw.split(",")]
+        wanted = f"expected {count} comma-separated numbers"
+        try:
+            parts = [float(p) for p in raw.split(",")]
+        except ValueError:
+            raise ValueError(wanted) from None
         if len(parts) != count or not all(math.isfinite(p) for p in parts):
-            raise ValueError(f"expected {count} comma-separated numbers")
+            raise ValueError(wanted)
         return parts
 
     return parse
@@ -78,7 +85,12 @@ def floats(count: int) -> Callable[[str], list[float]]:
 
 def price_range(raw: str) -> tuple[int | None, int | None]:
     low, _, high = raw.partition(",")
-    return (int(low) if low else None, int(high) if high else None)
+    try:
+        return (int(low) if low else None, int(high) if high else None)
+    except ValueError:
+        raise ValueError(
+            "expected amounts in minor units, min,max (either may be left out)"
+        ) from None
 
 
 # --- extended data -------------------------------------------------------------------------
