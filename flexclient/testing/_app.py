@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
@@ -22,7 +22,7 @@ from transit.transit_types import Keyword
 from werkzeug.wrappers import Request, Response
 
 from flexclient._errors import ParameterError
-from flexclient._http.limits import Bucket, TokenBucket
+from flexclient._http.limits import PresetName, RateLimits, TokenBucket
 from flexclient._support.narrow import is_json_object, is_list
 from flexclient._wire.formats import FORMATS, JSON, TRANSIT, WireDecodeError, WireFormat
 from flexclient.credits import bills_transfer, usage_type
@@ -95,13 +95,23 @@ class Fault:
     times: int
 
 
-@dataclass
-class RateLimits:
-    """Buckets of the dev environment's limits, the client's own bucket refusing rather than
-    waiting: queries 10 at first and about 1 a second, commands 5 and 1 every 2 s."""
+class ServerLimits:
+    """The API's rate limits, as buckets that refuse (429) rather than wait: the buckets of a
+    client's `RateLimits`, so that the fake allows what the client's preset of the same name
+    sends. `"dev"` is the official Integration SDK's dev preset: queries 100 at once, then one
+    a second (up to 200 saved up), commands 50, then one every 2 s (up to 100)."""
 
-    queries: TokenBucket = field(default_factory=lambda: TokenBucket(Bucket(10, 1, 1.0, 10)))
-    commands: TokenBucket = field(default_factory=lambda: TokenBucket(Bucket(5, 1, 2.0, 5)))
+    def __init__(self, limits: RateLimits) -> None:
+        self.limits: RateLimits = limits
+        self.queries: TokenBucket = TokenBucket(limits.queries, limits.clock)
+        self.commands: TokenBucket = TokenBucket(limits.commands, limits.clock)
+
+    @classmethod
+    def of(cls, limits: PresetName | RateLimits | None) -> ServerLimits | None:
+        """The limits a `rate_limits=` option names: a preset's name, the buckets, or none."""
+        if limits is None:
+            return None
+        return cls(RateLimits.preset(limits) if isinstance(limits, str) else limits)
 
 
 def _is_endpoint(path: str) -> bool:
@@ -142,7 +152,7 @@ class FakeApp:
     """The WSGI application behind `FakeMarketplace`."""
 
     def __init__(
-        self, state: _state.State, clients: _auth_api.Clients, limits: RateLimits | None
+        self, state: _state.State, clients: _auth_api.Clients, limits: ServerLimits | None
     ) -> None:
         self.state = state
         self.clients = clients

@@ -9,8 +9,9 @@ import uuid
 from collections.abc import Iterable
 from typing import Any, Literal
 
+from flexclient._http.limits import RateLimits
 from flexclient.testing import _engine, _state
-from flexclient.testing._app import FakeApp, Fault, RateLimits
+from flexclient.testing._app import FakeApp, Fault, ServerLimits
 from flexclient.testing._auth_api import Clients
 from flexclient.testing._call import ApiFailure
 from flexclient.testing._context import CONSOLE, TRANSACTION, Context
@@ -33,7 +34,8 @@ class FakeMarketplace(Metered, LoopbackServer):
 
     Options: `port` (0 picks a free one), `seed` (`"demo"` for the demo data; see
     `flexclient.testing.DEMO_USERS`), `token_ttl` (seconds an access token lives),
-    `rate_limits="dev"` (answer 429 past the dev environment's limits), `processes` (your
+    `rate_limits="dev"` (answer 429 past the buckets of the clients' `"dev"` preset, the
+    official Integration SDK's; or a `RateLimits` of buckets of your own), `processes` (your
     own transaction processes, process.edn files: a list of paths, each under
     `<folder>/release-1`, or a mapping of aliases to paths).
 
@@ -59,7 +61,7 @@ class FakeMarketplace(Metered, LoopbackServer):
         port: int = 0,
         seed: Literal["demo"] | None = None,
         token_ttl: float = 3600.0,
-        rate_limits: Literal["dev"] | None = None,
+        rate_limits: Literal["dev"] | RateLimits | None = None,
         processes: ProcessSources = (),
     ) -> None:
         self.client_id: str = str(uuid.UUID(int=0xC11E47))
@@ -69,9 +71,7 @@ class FakeMarketplace(Metered, LoopbackServer):
             self.state.processes[process.alias] = process
         self.stripe: FakeStripe = FakeStripe(self.state)
         self.clients: Clients = Clients(self.client_id, self.client_secret, token_ttl)
-        self.app: FakeApp = FakeApp(
-            self.state, self.clients, RateLimits() if rate_limits == "dev" else None
-        )
+        self.app: FakeApp = FakeApp(self.state, self.clients, ServerLimits.of(rate_limits))
         self._meters = self.app.meters
         super().__init__(port)
         if seed == "demo":

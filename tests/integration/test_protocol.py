@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import time
+from collections.abc import Callable
 
 import pytest
 import requests
@@ -15,6 +17,7 @@ from flexclient import (
     MarketplaceClient,
     ParameterError,
     RateLimitError,
+    RateLimits,
     ServerError,
     Token,
 )
@@ -23,6 +26,7 @@ from flexclient.testing import FakeMarketplace
 from flexclient.testing._app import keyword_types
 from tests import sample
 from tests.conftest import NO_WAIT
+from tests.test_limits import FakeClock
 
 
 def test_expired_token_is_refreshed_and_the_call_retried(wire: WireFormatName) -> None:
@@ -162,13 +166,47 @@ def test_injected_faults(
     assert time.monotonic() - started >= 0.3
 
 
-def test_dev_rate_limits() -> None:
+def test_dev_rate_limits_are_the_buckets_of_the_clients_dev_preset() -> None:
+    dev = RateLimits.preset("dev")
+
+    def allowed(call: Callable[[], object]) -> int:
+        """How many calls get through before the first 429 (the buckets refill with time:
+        a slow machine may see a few more)."""
+        for n in range(300):
+            try:
+                call()
+            except RateLimitError as refused:
+                assert refused.codes == ["too-many-requests"]
+                return n
+        raise AssertionError("never limited")
+
     with FakeMarketplace(rate_limits="dev") as fake:
-        sdk = MarketplaceClient(fake.client_id, base_url=fake.url, max_retries=0)
-        with pytest.raises(RateLimitError) as info:
-            for _ in range(30):
-                sdk.marketplace.show()
-        assert info.value.codes == ["too-many-requests"]
+        author = fake.add_user("nightly@example.com", "nightly-pass")
+        integ = IntegrationClient(
+            fake.client_id, fake.client_secret, base_url=fake.url, max_retries=0
+        )
+        listing = integ.listings.create({"title": "Synced", "authorId": author}).data.data
+        # A nightly job's burst of updates: as many as the preset's bucket holds get through.
+        updates = allowed(lambda: integ.listings.update({"id": listing.id, "title": "Synced"}))
+        assert dev.commands.initial - 1 <= updates <= dev.commands.initial + 2
+        reads = allowed(lambda: integ.listings.show({"id": listing.id}))
+        assert dev.queries.initial <= reads <= dev.queries.initial + 5
+
+
+def test_a_client_with_the_same_preset_never_meets_the_fakes_limits() -> None:
+    clock = FakeClock()  # one clock for both sides: time passes only when the client waits
+    limits = dataclasses.replace(RateLimits.preset("dev"), clock=clock, sleep=clock.sleep)
+    with FakeMarketplace(rate_limits=limits) as fake:
+        author = fake.add_user("nightly@example.com", "nightly-pass")
+        integ = IntegrationClient(
+            fake.client_id, fake.client_secret, base_url=fake.url, rate_limits=limits
+        )
+        listing = integ.listings.create({"title": "Synced", "authorId": author}).data.data
+        for n in range(int(limits.commands.initial) + 10):
+            integ.listings.update({"id": listing.id, "title": f"Synced {n}"})
+        # Past the burst the client waited for each refill, and the fake refused none.
+        assert len(clock.sleeps) >= 10 and set(clock.sleeps) == {limits.commands.interval}
+        assert fake.usage.by_endpoint["/v1/integration_api/listings/update"].requests == 60
 
 
 def test_the_fake_refuses_before_it_is_started() -> None:
