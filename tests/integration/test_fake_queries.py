@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import uuid
+from collections.abc import Sequence
+from typing import cast
+
 import pytest
 
-from flexclient import ApiError, IntegrationClient, LatLng, LatLngBounds, MarketplaceClient
+from flexclient import (
+    ApiError,
+    IntegrationClient,
+    LatLng,
+    LatLngBounds,
+    MarketplaceClient,
+    Money,
+)
+from flexclient.models import Listing, Transaction, User
+from flexclient.params import ListingsQueryParams, TransactionsQueryParams
 from flexclient.testing import FakeMarketplace
+from tests.integration.conftest import connect_stripe, login, paid_booking
 
 # --- values the API refuses, refused in its words --------------------------------------------
 
@@ -73,3 +88,155 @@ def test_bounds_off_the_earth_are_refused_and_the_poles_are_not(
     assert refusal(info.value) == (400, "validation-invalid-value", ["query", "bounds"])
     whole = LatLngBounds(ne=LatLng(90, 180), sw=LatLng(-90, -180))
     assert marketplace_client.listings.query({"bounds": whole}).status == 200
+
+
+# --- the order of a query: a plain key descending, "-key" ascending, newest first by default --
+
+
+def integration(fake: FakeMarketplace) -> IntegrationClient:
+    return IntegrationClient(fake.client_id, fake.client_secret, base_url=fake.url)
+
+
+def created(resources: Sequence[Listing | User | Transaction]) -> list[dt.datetime]:
+    times = [r.attributes.created_at for r in resources]
+    assert all(t is not None for t in times)
+    return cast(list[dt.datetime], times)
+
+
+def test_listings_sort_as_the_web_template_labels_them(demo_sdk: MarketplaceClient) -> None:
+    def order(sort: str | None) -> list[Listing]:
+        params: ListingsQueryParams = {"perPage": 100, "pub_category": "road"}  # type: ignore[typeddict-unknown-key]
+        if sort is not None:
+            params["sort"] = sort
+        return demo_sdk.listings.query(params).data.data
+
+    newest = created(order(None))
+    assert newest == sorted(newest, reverse=True) and created(order("createdAt")) == newest
+    assert created(order("-createdAt")) == sorted(newest)  # "Oldest"
+    highest = [lst.attributes.price.amount for lst in order("price") if lst.attributes.price]
+    assert highest == sorted(highest, reverse=True) and len(highest) == 50  # "Highest price"
+    lowest = [lst.attributes.price.amount for lst in order("-price") if lst.attributes.price]
+    assert lowest == sorted(lowest)  # "Lowest price"
+
+
+def test_listings_sort_by_up_to_three_keys_numeric_extended_data_among_them(
+    demo_sdk: MarketplaceClient,
+) -> None:
+    page = demo_sdk.listings.query({"perPage": 100, "sort": "pub_gears,-price,createdAt"}).data.data
+    keys = [
+        (-(lst.attributes.public_data or {})["gears"], lst.attributes.price.amount)
+        for lst in page
+        if lst.attributes.price
+    ]
+    assert keys == sorted(keys) and len(keys) == 100
+    with pytest.raises(ApiError) as info:
+        demo_sdk.listings.query({"sort": "price,createdAt,pub_gears,-price"})
+    assert refusal(info.value) == (400, "validation-invalid-value", ["query", "sort"])
+    with pytest.raises(ApiError) as info:
+        demo_sdk.listings.query({"sort": "title"})
+    assert refusal(info.value) == (400, "validation-invalid-value", ["query", "sort"])
+
+
+def test_a_listing_without_the_sort_value_comes_last_either_way(
+    fake_marketplace: FakeMarketplace, integration_client: IntegrationClient
+) -> None:
+    author = fake_marketplace.add_user("shop@example.com", "shop-password")
+    for title, price in (("Cheap", Money(100, "EUR")), ("Free", None), ("Dear", Money(900, "EUR"))):
+        integration_client.listings.create({"title": title, "authorId": author, "price": price})
+    for sort, titles in (
+        ("price", ["Dear", "Cheap", "Free"]),
+        ("-price", ["Cheap", "Dear", "Free"]),
+    ):
+        page = integration_client.listings.query({"sort": sort}).data.data
+        assert [lst.attributes.title for lst in page] == titles
+
+
+# --- the time of creation: createdAtStart inclusive, createdAtEnd exclusive -----------------
+
+
+def test_integration_listings_by_time_of_creation(
+    demo_marketplace: FakeMarketplace, demo_sdk: MarketplaceClient
+) -> None:
+    integ = integration(demo_marketplace)
+    far_future = dt.datetime(2100, 1, 1, tzinfo=dt.UTC)
+    assert integ.listings.query({"createdAtStart": far_future}).data.data == []
+    # The demo's listings were made an hour apart from 2026-01-01T00:00Z.
+    first = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    window = integ.listings.query(
+        {
+            "createdAtStart": first + dt.timedelta(hours=10),
+            "createdAtEnd": first + dt.timedelta(hours=13),
+            "sort": "-createdAt",
+        }
+    ).data
+    assert created(window.data) == [first + dt.timedelta(hours=h) for h in (10, 11, 12)]
+    assert window.meta.total_items == 3
+    everything = integ.listings.query({"createdAtEnd": far_future, "perPage": 1}).data.meta
+    assert everything.total_items == 250
+    # The Marketplace API's listing query has no such filter.
+    with pytest.raises(ApiError) as info:
+        demo_sdk.listings.query({"createdAtStart": first})  # type: ignore[typeddict-unknown-key]
+    assert refusal(info.value) == (400, "validation-disallowed-key", ["query", "createdAtStart"])
+
+
+def test_integration_users_by_time_of_creation_newest_first(
+    demo_marketplace: FakeMarketplace,
+) -> None:
+    integ = integration(demo_marketplace)
+    users = integ.users.query().data.data
+    assert created(users) == sorted(created(users), reverse=True)
+    assert created(integ.users.query({"sort": "-createdAt"}).data.data) == sorted(created(users))
+    # The demo users joined a day apart from 2026-01-01.
+    second_day = dt.datetime(2026, 1, 2, tzinfo=dt.UTC)
+    joined = integ.users.query(
+        {"createdAtStart": second_day, "createdAtEnd": second_day + dt.timedelta(days=2)}
+    ).data.data
+    assert created(joined) == [second_day + dt.timedelta(days=1), second_day]
+
+
+# --- transactions: by their own times, their latest message's and their booking's -----------
+
+
+def test_transactions_sort_by_messages_and_bookings_those_without_last(
+    fake_marketplace: FakeMarketplace,
+) -> None:
+    fake = fake_marketplace
+    host = login(fake, "host@example.com")
+    connect_stripe(host)
+    room = host.own_listings.create({"title": "Room", "price": Money(5000, "EUR")}).data.data
+    guest = login(fake, "guest@example.com")
+    day = (fake.now + dt.timedelta(days=10)).replace(hour=0, minute=0, second=0, microsecond=0)
+    night, price = dt.timedelta(days=1), Money(5000, "EUR")
+    later = paid_booking(fake, guest, room.id, day + dt.timedelta(days=5), night, price)
+    fake.advance(dt.timedelta(seconds=1))  # a distinct time of creation for each
+    sooner = paid_booking(fake, guest, room.id, day, night, price)
+    fake.advance(dt.timedelta(seconds=1))
+    asked = guest.transactions.initiate(
+        {
+            "processAlias": "default-inquiry/release-1",
+            "transition": "transition/inquire-without-payment",
+            "params": {"listingId": room.id},
+        }
+    ).data.data
+    guest.messages.send({"transactionId": asked.id, "content": "Is it quiet?"})
+    fake.advance(dt.timedelta(minutes=1))
+    guest.messages.send({"transactionId": later.id, "content": "Arriving late"})
+
+    def order(sort: str | None = None) -> list[uuid.UUID]:
+        params: TransactionsQueryParams = {"only": "order"}
+        if sort is not None:
+            params["sort"] = sort
+        return [t.id for t in guest.transactions.query(params).data.data]
+
+    assert order() == order("createdAt") == [asked.id, sooner.id, later.id]  # newest first
+    assert order("-createdAt") == [later.id, sooner.id, asked.id]
+    assert order("lastMessageAt,createdAt") == [later.id, asked.id, sooner.id]
+    assert order("-lastMessageAt,createdAt") == [asked.id, later.id, sooner.id]
+    assert order("bookingStart") == [later.id, sooner.id, asked.id]
+    assert order("-bookingStart") == [sooner.id, later.id, asked.id]
+    integ = integration(fake)
+    assert [t.id for t in integ.transactions.query({"sort": "-bookingEnd"}).data.data] == [
+        sooner.id,
+        later.id,
+        asked.id,
+    ]

@@ -82,9 +82,9 @@ def test_listings_query_filters(demo_sdk: MarketplaceClient) -> None:
         {"steel", "red"} <= set((lst.attributes.public_data or {}).get("tags", []))
         for lst in tagged
     )
-    cheap = demo_sdk.listings.query({"price": "5000,20000", "sort": "price"}).data.data
+    cheap = demo_sdk.listings.query({"price": "5000,20000", "sort": "-price"}).data.data
     prices = [lst.attributes.price.amount for lst in cheap if lst.attributes.price]
-    assert prices == sorted(prices) and all(5000 <= p < 20000 for p in prices)
+    assert prices == sorted(prices) and all(5000 <= p < 20000 for p in prices)  # lowest first
     helsinki = LatLngBounds(ne=LatLng(60.3, 25.1), sw=LatLng(60.0, 24.8))
     near = demo_sdk.listings.query({"bounds": helsinki}).data.data
     assert near and all(

@@ -48,7 +48,7 @@ def test_it_is_lazy_and_keeps_the_filters(
     assert len(road) == 50
     assert all((lst.attributes.public_data or {}).get("category") == "road" for lst in road)
     prices = [lst.attributes.price.amount for lst in road if lst.attributes.price]
-    assert prices == sorted(prices)
+    assert prices == sorted(prices, reverse=True)  # "price": the highest first
     assert query_requests(demo_marketplace) == before + 3
 
 

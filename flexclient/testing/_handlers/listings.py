@@ -22,10 +22,14 @@ from flexclient.testing._handlers._lookup import (
     user,
     words,
 )
+from flexclient.testing._handlers._sorting import SortKey, created_at, created_within, ordered
 from flexclient.testing._routes import Handler, handles
 
 Listing = s.Record[ListingAttributes]
-SORTABLE = ("createdAt", "price")
+SORT_KEYS: dict[str, SortKey] = {
+    "createdAt": created_at,
+    "price": lambda lst: lst.attributes.price.amount if lst.attributes.price else None,
+}
 
 
 def _query(c: Call, listings: list[Listing], *, own: bool) -> dict[str, Any]:
@@ -68,19 +72,10 @@ def _query(c: Call, listings: list[Listing], *, own: bool) -> dict[str, Any]:
         result = [lst for lst in result if _stock(c, lst) >= min_stock]
     if keywords:
         result = [lst for lst in result if all(w in _text(lst) for w in keywords)]
+    result = created_within(c, result)
     result = _available(c, result)
     result = filter_extended(c, result)
-    sort = c.params.get("sort", "-createdAt")
-    field_name = sort.lstrip("-")
-    if field_name not in SORTABLE:
-        raise invalid("query", "sort", "sort by createdAt or price")
-
-    def sort_key(lst: Listing) -> Any:
-        if field_name == "createdAt":
-            return lst.attributes.created_at
-        return lst.attributes.price.amount if lst.attributes.price else -1
-
-    result.sort(key=sort_key, reverse=sort.startswith("-"))
+    result = ordered(c, result, SORT_KEYS, extended_data=True)
     return c.page(result, limited=not own)
 
 

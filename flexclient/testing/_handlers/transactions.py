@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -14,7 +13,8 @@ from flexclient.models import TransactionAttributes
 from flexclient.testing import _engine
 from flexclient.testing import _state as s
 from flexclient.testing._call import Call, missing, not_found
-from flexclient.testing._handlers._lookup import filter_extended, time, transaction, words
+from flexclient.testing._handlers._lookup import filter_extended, transaction, words
+from flexclient.testing._handlers._sorting import created_within, ordered, transaction_keys
 from flexclient.testing._processes import Process, Transition
 from flexclient.testing._routes import handles
 from flexclient.testing._schema import attributes_model, by_field_name
@@ -127,8 +127,7 @@ def query(c: Call) -> dict[str, Any]:
     states = c.q("states", words)
     if states is not None:
         found = [t for t in found if t.attributes.state in states]
-    start, end = c.q("createdAtStart", time), c.q("createdAtEnd", time)
-    found = [t for t in found if _within(t.attributes.created_at, start, end)]
+    found = created_within(c, found)
     for flag, relationship in (
         ("hasBooking", "booking"),
         ("hasStockReservation", "stockReservation"),
@@ -140,25 +139,13 @@ def query(c: Call) -> dict[str, Any]:
     if has_message is not None:
         found = [t for t in found if bool(t.many("messages")) == has_message]
     found = filter_extended(c, found)
-    sort = c.params.get("sort", "-createdAt")
-    key = sort.lstrip("-")
-
-    def sort_key(t: Transaction) -> Any:
-        a = t.attributes
-        return a.last_transitioned_at if key == "lastTransitionedAt" else a.created_at
-
-    found.sort(key=sort_key, reverse=sort.startswith("-"))
-    return c.page(found)
+    return c.page(ordered(c, found, transaction_keys(c.state)))
 
 
 def _boolean(raw: str) -> bool:
     if raw not in ("true", "false"):
         raise ValueError("true or false")
     return raw == "true"
-
-
-def _within(at: dt.datetime | None, start: dt.datetime | None, end: dt.datetime | None) -> bool:
-    return at is not None and (start is None or at >= start) and (end is None or at < end)
 
 
 @handles(Market.transactions.cls.show, Integ.transactions.cls.show)

@@ -11,7 +11,8 @@ from flexclient._endpoints.table import MarketplaceEndpoints as Market
 from flexclient.models import CurrentUserAttributes
 from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, Call, invalid
-from flexclient.testing._handlers._lookup import filter_extended, time, user
+from flexclient.testing._handlers._lookup import filter_extended, user
+from flexclient.testing._handlers._sorting import created_at, created_within, ordered
 from flexclient.testing._routes import handles
 from flexclient.testing._schema import attributes_model, stored
 
@@ -25,21 +26,10 @@ def show(c: Call) -> dict[str, Any]:
 
 @handles(Integ.users.cls.query, extended_data_filters=True)
 def query(c: Call) -> dict[str, Any]:
-    start, end = c.q("createdAtStart", time), c.q("createdAtEnd", time)
     found = [u for u in c.state.users.values() if not u.attributes.deleted]
-    found = [
-        u
-        for u in found
-        if (start is None or _created(u) >= start) and (end is None or _created(u) < end)
-    ]
+    found = created_within(c, found)
     found = filter_extended(c, found)
-    newest_first = c.params.get("sort", "-createdAt").startswith("-")
-    found.sort(key=_created, reverse=newest_first)
-    return c.page(found)
-
-
-def _created(u: s.Record[CurrentUserAttributes]) -> Any:
-    return u.attributes.created_at
+    return c.page(ordered(c, found, {"createdAt": created_at}))
 
 
 def update_profile(c: Call, target: s.Record[CurrentUserAttributes]) -> None:
