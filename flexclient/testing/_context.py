@@ -18,6 +18,8 @@ MARKETPLACE_API = "source/marketplace-api"
 INTEGRATION_API = "source/integration-api"
 TRANSACTION = "source/transaction"  # a transition's changes, however it was taken
 CONSOLE = "source/console"  # an operator's step taken by a test hook
+# What a transaction's events relate it to, and those of what belongs to it.
+TRANSACTION_SIDES = ("listing", "provider", "customer")
 
 
 @dataclass
@@ -71,4 +73,23 @@ class Context:
             previous,
             self.user_id,
             self.client_id,
+            self.related(record),
         )
+
+    def related(self, record: s.Record[Any]) -> frozenset[uuid.UUID]:
+        """The resources an event about `record` is related to (`relatedResourceId`): those
+        it refers to (a listing's author and images, a transaction's listing, provider and
+        customer, a message's sender), and, for what belongs to a transaction (a booking, a
+        message, a review, a stock reservation), the transaction's listing and parties too.
+        Not the marketplace, which every resource refers to."""
+        linked = {
+            ref["id"]
+            for link in record.relationships.values()
+            for ref in (link if isinstance(link, list) else [link] if link is not None else [])
+        }
+        tx_id = record.one("transaction")
+        tx = self.state.transactions.get(tx_id) if tx_id is not None else None
+        if tx is not None:
+            linked.update(i for name in TRANSACTION_SIDES if (i := tx.one(name)) is not None)
+        linked.discard(s.MARKETPLACE_ID)
+        return frozenset(linked)

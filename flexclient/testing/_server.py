@@ -37,10 +37,13 @@ class FakeMarketplace(Metered, LoopbackServer):
     `rate_limits="dev"` (answer 429 past the buckets of the clients' `"dev"` preset, the
     official Integration SDK's; or a `RateLimits` of buckets of your own), `processes` (your
     own transaction processes, process.edn files: a list of paths, each under
-    `<folder>/release-1`, or a mapping of aliases to paths).
+    `<folder>/release-1`, or a mapping of aliases to paths), `event_retention` (how long
+    events are kept: 90 days by default, as on Live; 7 days on Dev and Test; None keeps them
+    all).
 
-    Transactions run by their processes on a clock of the fake's own (`now`, `advance`);
-    `stripe` is Stripe's side of payments (the browser confirming a payment, as Stripe.js).
+    Transactions run by their processes on a clock of the fake's own (`now`, `advance`),
+    which also ages the events; `stripe` is Stripe's side of payments (the browser
+    confirming a payment, as Stripe.js).
 
     `usage` counts the credits its answers would cost on Sharetribe, as Sharetribe bills them
     (docs/credits.md): the requests to both APIs and the Authentication API by the status
@@ -63,10 +66,13 @@ class FakeMarketplace(Metered, LoopbackServer):
         token_ttl: float = 3600.0,
         rate_limits: Literal["dev"] | RateLimits | None = None,
         processes: ProcessSources = (),
+        event_retention: dt.timedelta | None = _state.DEFAULT_EVENT_RETENTION,
     ) -> None:
+        if event_retention is not None and event_retention <= dt.timedelta(0):
+            raise ValueError("event_retention is a positive time, or None to keep every event")
         self.client_id: str = str(uuid.UUID(int=0xC11E47))
         self.client_secret = "fake-client-secret"
-        self.state: _state.State = _state.State()
+        self.state: _state.State = _state.State(event_retention=event_retention)
         for process in load_all(processes):  # a bad file fails here, before anything starts
             self.state.processes[process.alias] = process
         self.stripe: FakeStripe = FakeStripe(self.state)

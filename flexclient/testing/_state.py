@@ -44,6 +44,9 @@ Ref = dict[str, Any]
 Link = Ref | list[Ref] | None
 
 
+DEFAULT_EVENT_RETENTION = dt.timedelta(days=90)
+
+
 def now() -> dt.datetime:
     # The API's timestamps have millisecond precision.
     t = dt.datetime.now(dt.UTC)
@@ -248,6 +251,10 @@ class State:
     # by the type they are stored as (`booking`, `review`, `stripeAccount`, `file`, ...).
     others: dict[str, dict[uuid.UUID, Record[Any]]] = field(default_factory=lambda: {})
     events: list[Record[EventAttributes]] = field(default_factory=lambda: [])
+    # The resources each event is related to, by the event's ID (`relatedResourceId`).
+    event_relations: dict[uuid.UUID, frozenset[uuid.UUID]] = field(default_factory=lambda: {})
+    # How long events are kept (None: for ever); older ones are no longer answered.
+    event_retention: dt.timedelta | None = DEFAULT_EVENT_RETENTION
     outbox: list[Email] = field(default_factory=lambda: [])
     storage_tokens: dict[str, StorageToken] = field(default_factory=lambda: {})
     # Identities an identity provider vouches for: (IdP ID, token) -> email, names, IdP user.
@@ -363,8 +370,10 @@ class State:
         previous: dict[str, Any] | None,
         user_id: uuid.UUID | None,
         client_id: str | None,
+        related: frozenset[uuid.UUID] = frozenset(),
     ) -> None:
-        """Append an event; `resource` and `previous` are kept exactly as rendered."""
+        """Append an event; `resource` and `previous` are kept exactly as rendered, and
+        `related` are the IDs of the resources it is related to."""
         values: dict[str, Any] = {
             "sequence_id": self.last_sequence_id + 1,
             "created_at": self.time(),
@@ -385,4 +394,16 @@ class State:
         # Constructed, not validated: the resource stays as it was rendered, to the byte.
         attributes = EventAttributes.model_construct(**values)
         self.last_sequence_id += 1
-        self.events.append(Record(uuid.uuid4(), "event", attributes))
+        event = Record(uuid.uuid4(), "event", attributes)
+        self.events.append(event)
+        self.event_relations[event.id] = related | {resource_id}
+
+    def kept_events(self) -> list[Record[EventAttributes]]:
+        """The events still kept: those of the retention period before the marketplace's
+        time (Sharetribe keeps 90 days of events on Live, 7 on Dev and Test)."""
+        if self.event_retention is None:
+            return self.events
+        oldest = self.time() - self.event_retention
+        return [
+            e for e in self.events if e.attributes.created_at and e.attributes.created_at >= oldest
+        ]

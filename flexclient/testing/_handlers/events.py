@@ -19,7 +19,8 @@ def query(c: Call) -> dict[str, Any]:
     start = c.q("createdAtStart", time)
     types = c.q("eventTypes", words)
     resource = c.q("resourceId", uuid.UUID)
-    events = c.state.events
+    related = c.q("relatedResourceId", uuid.UUID)
+    events = c.state.kept_events()
     if after is not None:
         events = [e for e in events if (e.attributes.sequence_id or 0) > after]
     if start is not None:
@@ -28,6 +29,9 @@ def query(c: Call) -> dict[str, Any]:
         events = [e for e in events if e.attributes.event_type in types]
     if resource is not None:
         events = [e for e in events if e.attributes.resource_id == resource]
+    if related is not None:
+        relations = c.state.event_relations
+        events = [e for e in events if related in relations.get(e.id, ())]
     per_page = c.q("perPage", int) or MAX_PER_PAGE
     if not 1 <= per_page <= MAX_PER_PAGE:
         raise invalid("query", "perPage", f"1 to {MAX_PER_PAGE}")
