@@ -292,10 +292,14 @@ class State:
 
     def fork(self) -> State:
         """A copy to try changes on and throw away (speculative transactions)."""
-        # The processes are read-only: shared, not copied.
+        # The processes are read-only: shared, not copied. Events are never changed once
+        # recorded: the copy shares them (in lists of its own), which keeps a fork quick
+        # however long the marketplace's history.
         memo: dict[int, object] = {
             id(self.lock): threading.RLock(),
             id(self.processes): self.processes,
+            id(self.events): list(self.events),
+            id(self.event_relations): dict(self.event_relations),
         }
         return copy.deepcopy(self, memo)
 
