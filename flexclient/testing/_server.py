@@ -81,9 +81,9 @@ class FakeMarketplace(Metered, LoopbackServer):
         self._meters = self.app.meters
         super().__init__(port)
         if seed == "demo":
-            from flexclient.testing._seed import seed_demo
+            from flexclient.testing._demo_activity import seed_demo_marketplace
 
-            seed_demo(self.state)
+            seed_demo_marketplace(self.app)
 
     def __repr__(self) -> str:
         where = self.url if self._server is not None else "not started"

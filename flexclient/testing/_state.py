@@ -14,8 +14,9 @@ import datetime as dt
 import secrets
 import threading
 import uuid
-from collections.abc import Generator, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -45,6 +46,24 @@ Link = Ref | list[Ref] | None
 
 
 DEFAULT_EVENT_RETENTION = dt.timedelta(days=90)
+# Where the IDs of new records come from: random, or a seeded sequence while the demo data is
+# made (`ids_from`), so that it is the same on every run.
+_ID_SOURCE: ContextVar[Callable[[], uuid.UUID]] = ContextVar("id_source", default=uuid.uuid4)
+
+
+def new_id() -> uuid.UUID:
+    """The ID of a new resource."""
+    return _ID_SOURCE.get()()
+
+
+@contextmanager
+def ids_from(source: Callable[[], uuid.UUID]) -> Generator[None]:
+    """New records made in this block (in this thread) take their IDs from `source`."""
+    token = _ID_SOURCE.set(source)
+    try:
+        yield
+    finally:
+        _ID_SOURCE.reset(token)
 
 
 def now() -> dt.datetime:
@@ -95,7 +114,7 @@ def new(
     rid: uuid.UUID | None = None,
 ) -> Record[A]:
     """A record of a new resource; `values` by field name over blank attributes."""
-    return Record(rid or uuid.uuid4(), rtype, stored(model, values))
+    return Record(rid or new_id(), rtype, stored(model, values))
 
 
 def stock_id(listing_id: uuid.UUID) -> uuid.UUID:
@@ -261,7 +280,8 @@ class State:
     idp_identities: dict[tuple[str, str], dict[str, str]] = field(default_factory=lambda: {})
     # The marketplace's clock runs this far ahead of the real one (tests move it forward).
     offset: dt.timedelta = field(default_factory=dt.timedelta)
-    # While the system takes a delayed transition, the time it was due (`at`).
+    # While the system takes a delayed transition, the time it was due (`at`); while the
+    # demo's history is made, the time of its story.
     pinned: dt.datetime | None = None
     passwords: dict[uuid.UUID, str] = field(default_factory=lambda: {})
     blobs: dict[uuid.UUID, Blob] = field(default_factory=lambda: {})
@@ -391,14 +411,14 @@ class State:
             "audit_data": {
                 "userId": user_id,
                 "adminId": None,
-                "requestId": uuid.uuid4(),
+                "requestId": new_id(),
                 "clientId": client_id,
             },
         }
         # Constructed, not validated: the resource stays as it was rendered, to the byte.
         attributes = EventAttributes.model_construct(**values)
         self.last_sequence_id += 1
-        event = Record(uuid.uuid4(), "event", attributes)
+        event = Record(new_id(), "event", attributes)
         self.events.append(event)
         self.event_relations[event.id] = related | {resource_id}
 
