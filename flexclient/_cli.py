@@ -182,15 +182,20 @@ def _client(args: argparse.Namespace, integration: bool) -> Generator[BaseClient
     from flexclient._clients import IntegrationClient, MarketplaceClient
 
     if args.fake:
-        from flexclient.testing import FakeMarketplace
+        from flexclient.testing import DEMO_USERS, FakeMarketplace
 
         with FakeMarketplace(seed="demo") as fake:
             if integration:
                 yield IntegrationClient(fake.client_id, fake.client_secret, base_url=fake.url)
             else:
-                yield MarketplaceClient(
+                # As the first demo user, so that their own listings, transactions, messages
+                # and reviews answer too (the data lasts one command: no `login` to keep).
+                sdk = MarketplaceClient(
                     fake.client_id, client_secret=fake.client_secret, base_url=fake.url
                 )
+                email, password, *_ = DEMO_USERS[0]
+                sdk.login(username=email, password=password)
+                yield sdk
         return
     base_url = args.base_url or base_url_from_env(integration)
     options: dict[str, Any] = {"base_url": base_url} if base_url else {}

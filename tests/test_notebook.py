@@ -52,6 +52,14 @@ def test_the_example_notebook_runs_in_a_kernel() -> None:
     means = shown(cells[4])
     assert all(category in means for category in ["road", "city", "mountain", "kids"])
     assert "Event" in shown(cells[6])
+    # The demo's history: transactions in several states, messages, reviews.
+    history = shown(cells[7])
+    assert all(
+        f"transition/{name}" in history
+        for name in ("accept", "decline", "cancel", "expire-payment", "review-2-by-provider")
+    )
+    aino = shown(cells[8])
+    assert "Most of June, yes." in aino and "'Aino brought the bike back" in aino
 
 
 def test_the_example_notebook_type_checks_as_the_examples_do(tmp_path: Path) -> None:

@@ -4,6 +4,9 @@ accounts, the same on every run, and what a user exploring it sees."""
 from __future__ import annotations
 
 import datetime as dt
+import json
+import subprocess
+import sys
 from typing import Any
 
 from flexclient import IntegrationClient, MarketplaceClient, Money
@@ -203,3 +206,16 @@ def test_the_demo_events_are_those_of_its_history(demo_marketplace: FakeMarketpl
         "message/created",
         "review/updated",
     }
+
+
+def test_the_command_line_shows_the_demo_transactions() -> None:
+    def flexclient(*argv: str) -> Any:
+        command = [sys.executable, "-m", "flexclient", "--fake", "call", *argv]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    aino = flexclient("transactions.query", "include=listing")
+    assert len(aino["data"]) == 5 and len(aino["included"]) == 5
+    everyone = flexclient("--integration", "transactions.query", "perPage=100")
+    assert everyone["meta"]["totalItems"] == 11
