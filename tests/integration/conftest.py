@@ -10,7 +10,7 @@ import pytest
 
 from flexclient import IntegrationClient, MarketplaceClient, Money
 from flexclient._wire.formats import WireFormatName
-from flexclient.models import Transaction
+from flexclient.models import OwnListing, Transaction
 from flexclient.testing import FakeMarketplace
 from tests.conftest import NO_WAIT
 
@@ -52,6 +52,9 @@ def demo_sdk(demo_marketplace: FakeMarketplace, wire: WireFormatName) -> Marketp
 # --- transactions: what a booking or a purchase needs before it can start --------------------
 
 
+ROOM_PRICE = Money(5000, "EUR")
+
+
 def login(fake: FakeMarketplace, email: str, wire: WireFormatName = "transit") -> MarketplaceClient:
     """A user of `fake` logged in with a client that has the client secret (for trusted
     calls); the user is added first."""
@@ -72,6 +75,22 @@ def connect_stripe(sdk: MarketplaceClient) -> None:
     sdk.stripe_account.create(
         {"country": "FI", "accountToken": "ct_test", "bankAccountToken": "btok_test"}
     )
+
+
+def hosted_room(
+    fake: FakeMarketplace, price: Money = ROOM_PRICE
+) -> tuple[MarketplaceClient, OwnListing, MarketplaceClient]:
+    """A host who can be paid, a room of theirs at `price` a day, and a guest: both users
+    logged in."""
+    host = login(fake, "host@example.com")
+    connect_stripe(host)
+    room = host.own_listings.create({"title": "Room", "price": price}).data.data
+    return host, room, login(fake, "guest@example.com")
+
+
+def midnight(fake: FakeMarketplace, days: int) -> dt.datetime:
+    """Midnight (UTC) `days` after the fake's day."""
+    return (fake.now + dt.timedelta(days=days)).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 def items(price: Money, quantity: int = 1, commission_percent: int = 0) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ import pytest
 from flexclient import IntegrationClient, MarketplaceClient, MemoryPositionStore, Money
 from flexclient.testing import FakeMarketplace
 from tests.conftest import NO_WAIT
-from tests.integration.conftest import connect_stripe, login, paid_booking
+from tests.integration.conftest import ROOM_PRICE, hosted_room, midnight, paid_booking
 
 
 def kinds(integ: IntegrationClient, **params: object) -> list[tuple[str | None, uuid.UUID | None]]:
@@ -29,13 +29,9 @@ def test_related_events_are_the_resources_own_and_those_of_what_refers_to_it(
     fake_marketplace: FakeMarketplace,
 ) -> None:
     fake = fake_marketplace
-    host = login(fake, "host@example.com")
-    connect_stripe(host)
-    room = host.own_listings.create({"title": "Room", "price": Money(5000, "EUR")}).data.data
+    host, room, guest = hosted_room(fake)
     other = host.own_listings.create({"title": "Shed", "price": Money(900, "EUR")}).data.data
-    guest = login(fake, "guest@example.com")
-    start = (fake.now + dt.timedelta(days=3)).replace(hour=0, minute=0, second=0, microsecond=0)
-    tx = paid_booking(fake, guest, room.id, start, dt.timedelta(days=1), Money(5000, "EUR"))
+    tx = paid_booking(fake, guest, room.id, midnight(fake, 3), dt.timedelta(days=1), ROOM_PRICE)
     guest.messages.send({"transactionId": tx.id, "content": "Hello"})
     host.transactions.transition({"id": tx.id, "transition": "transition/accept"})
     integ = integration(fake)

@@ -20,7 +20,7 @@ from flexclient import (
 from flexclient.models import Listing, Transaction, User
 from flexclient.params import ListingsQueryParams, TransactionsQueryParams
 from flexclient.testing import FakeMarketplace
-from tests.integration.conftest import connect_stripe, login, paid_booking
+from tests.integration.conftest import ROOM_PRICE, hosted_room, midnight, paid_booking
 
 # --- values the API refuses, refused in its words --------------------------------------------
 
@@ -201,12 +201,8 @@ def test_transactions_sort_by_messages_and_bookings_those_without_last(
     fake_marketplace: FakeMarketplace,
 ) -> None:
     fake = fake_marketplace
-    host = login(fake, "host@example.com")
-    connect_stripe(host)
-    room = host.own_listings.create({"title": "Room", "price": Money(5000, "EUR")}).data.data
-    guest = login(fake, "guest@example.com")
-    day = (fake.now + dt.timedelta(days=10)).replace(hour=0, minute=0, second=0, microsecond=0)
-    night, price = dt.timedelta(days=1), Money(5000, "EUR")
+    _, room, guest = hosted_room(fake)
+    day, night, price = midnight(fake, 10), dt.timedelta(days=1), ROOM_PRICE
     later = paid_booking(fake, guest, room.id, day + dt.timedelta(days=5), night, price)
     fake.advance(dt.timedelta(seconds=1))  # a distinct time of creation for each
     sooner = paid_booking(fake, guest, room.id, day, night, price)
