@@ -38,7 +38,12 @@ def run(*args: str | Path, cwd: Path, path: Path | None = None) -> subprocess.Co
 @pytest.fixture(scope="module")
 def user_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     if not WHEELS.is_dir():
-        pytest.fail(f"no wheels in {WHEELS}: run .ci/run once, which downloads them")
+        # As the tests of the JS SDKs do: skipped on a developer's machine without them,
+        # a failure under .ci/run (which downloads them and sets the variable).
+        message = f"no wheels in {WHEELS}: run .ci/run once, which downloads them"
+        if os.environ.get("FLEX_REQUIRE_WHEELS"):
+            pytest.fail(message)
+        pytest.skip(message)
     home = tmp_path_factory.mktemp("user")
     venv.create(home / "venv", with_pip=True)
     python = home / "venv" / "bin" / "python"
