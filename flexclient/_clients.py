@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
 from flexclient._auth.tokens import MemoryTokenStore, Token
 from flexclient._base_client import BaseClient
+from flexclient._charging import TransferBill
 from flexclient._endpoints.kinds import Response
 from flexclient._endpoints.table import IntegrationEndpoints, MarketplaceEndpoints
 from flexclient._environment import (
@@ -37,7 +38,6 @@ from flexclient._wire.values import uuid_value
 # that does not is spared their import time.
 if TYPE_CHECKING:
     from flexclient._assets import AssetRequest, AssetSet, JsonAsset
-    from flexclient._charging import TransferBill
     from flexclient._events import EventFeed, FeedOptions
     from flexclient._file_transfer import FileTransfer, Offsite, UploadedFile
 
@@ -84,8 +84,6 @@ class _OtherHosts(BaseClient):
 
     def _bill(self, endpoint_path: str) -> TransferBill:
         """The data transfer to or from storage of a URL that `endpoint_path` gave."""
-        from flexclient._charging import TransferBill
-
         return TransferBill(self._charge(), self.path_for(endpoint_path))
 
     # --- files in storage -------------------------------------------------------------------

@@ -25,6 +25,7 @@ from flexclient._errors import ParameterError, PositionStoreError, UnexpectedRes
 from flexclient._http.transport import check_deadline
 from flexclient._support.files import NotRegularFile, read_regular, write_atomic
 from flexclient._support.memory import MemoryValue
+from flexclient.credits import credits_for
 from flexclient.models import Event
 
 if TYPE_CHECKING:
@@ -37,7 +38,8 @@ log = logging.getLogger("flexclient")
 DEFAULT_POLL_INTERVAL = 30.0
 MAX_POLL_INTERVAL = 300.0
 FASTEST_POLL_INTERVAL = 10.0
-_POLL_CREDITS = 5  # events/query, a Heavy read
+# Each poll is an events/query, billed by the published table (a Heavy read).
+_POLL_CREDITS = int(credits_for("/v1/integration_api/events/query"))
 _DAY = 86_400
 
 

@@ -437,7 +437,9 @@ class Transport:
             if metering is not None:
                 metering.check(path)
             try:
-                raw = self._once(method, url, described, headers, body, timeout, attempt, metering)
+                raw = self._once(
+                    method, url, path, described, headers, body, timeout, attempt, metering
+                )
             except TransportError as exc:
                 spent += time.monotonic() - started
                 exc.retries = attempt
@@ -465,6 +467,7 @@ class Transport:
         self,
         method: str,
         url: str,
+        path: str,
         described: str,
         headers: Mapping[str, str],
         body: Body | Callable[[], Body],
@@ -524,7 +527,7 @@ class Transport:
                 truncated=truncated,
             )
             if metering is not None:
-                metering.record(urlsplit(url).path, raw.status)
+                metering.record(path, raw.status)
             if 300 <= raw.status < 400:
                 location = resp.headers.get("Location")
                 raise RedirectError(
