@@ -444,6 +444,10 @@ def parser() -> argparse.ArgumentParser:
         "--price", metavar="CREDITS", help="what a month of this many credits costs in dollars"
     )
     credits.set_defaults(run=cmd_credits)
+
+    from flexclient.mirror._cli import add_commands
+
+    add_commands(commands, make_client)
     return top
 
 

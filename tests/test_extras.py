@@ -8,9 +8,10 @@ import sys
 
 import pytest
 
-from flexclient import FlexError, MissingExtraError
+from flexclient import FlexError, IntegrationClient, MissingExtraError
 from flexclient._cli import main
 from flexclient._http.multipart import upload_bar
+from flexclient.mirror.dlt import dlt_source
 from flexclient.models import Envelope, Meta
 
 
@@ -25,8 +26,9 @@ def missing(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
     [
         (lambda: upload_bar(None), ["tqdm", "tqdm.auto"], "progress"),
         (lambda: Envelope(data=[], meta=Meta()).to_dataframe(), ["pandas"], "pandas"),
+        (lambda: dlt_source(IntegrationClient("id", "secret")), ["dlt"], "dlt"),
     ],
-    ids=["progress-bar", "dataframe"],
+    ids=["progress-bar", "dataframe", "dlt-source"],
 )
 def test_a_missing_package_names_its_extra(
     monkeypatch: pytest.MonkeyPatch, use: object, modules: list[str], extra: str

@@ -1,0 +1,152 @@
+"""The mirror's snapshot: rows a second and peak memory, against reading the same pages.
+
+    python benchmarks/mirror.py [--sizes 1000,10000,100000] [--rounds 3]
+
+For each size, a fake marketplace with that many listings runs in its own process. Each round
+runs, in turn and each in a process of its own, the baseline (the listings read in the same
+`createdAt` windows, and thrown away) and the mirror (`Mirror.sync()` of those listings into a
+new SQLite file). It prints, per size, the mirror's rows a second, its peak memory (the
+process's maximum resident set), and the median over the rounds of the ratio of the mirror's
+time to the baseline's: what writing the copy adds to reading it. Memory that stays flat from
+one size to the next is the point of the windows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+
+# The server: a fake marketplace with `n` listings (made in its state directly, as its demo
+# data is), serving until its standard input closes.
+SERVER = """
+import datetime as dt, sys, uuid
+from flexclient import Money
+from flexclient.models.listings import ListingAttributes
+from flexclient.testing import FakeMarketplace
+from flexclient.testing import _state as s
+
+n = int(sys.argv[1])
+fake = FakeMarketplace().start()
+author = fake.add_user("bench@example.com", "pass-word-1")
+start = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
+for i in range(n):
+    values = {"title": f"Listing {i}", "state": "published", "price": Money(1000 + i, "EUR"),
+              "created_at": start + dt.timedelta(seconds=i), "public_data": {"i": i}}
+    listing = s.new("listing", ListingAttributes, values, uuid.UUID(int=i + 1))
+    listing.link("marketplace", "marketplace", s.MARKETPLACE_ID)
+    listing.link("author", "user", author)
+    listing.link_many("images", "image", [])
+    fake.state.listings[listing.id] = listing
+print(fake.url, fake.client_id, fake.client_secret, flush=True)
+sys.stdin.read()
+fake.stop()
+"""
+
+# The two sides, each run in a process of its own; each prints its rows and seconds.
+BASELINE = """
+import datetime as dt, sys, time
+from flexclient import IntegrationClient
+url, cid, secret = sys.argv[1:4]
+client = IntegrationClient(cid, secret, base_url=url)
+client.marketplace.show()  # the token, outside the timing
+began = time.perf_counter()
+rows, after, seen = 0, None, set()
+while True:
+    params = {"perPage": 100, "sort": "-createdAt", "include": ["author", "images"]}
+    if after is not None:
+        params["createdAtStart"] = after
+    page = client.listings.query(params).data.data
+    fresh = [r for r in page if r.id not in seen]
+    rows += len(fresh)
+    if fresh:
+        after = max(r.attributes.created_at for r in fresh)
+        seen = {r.id for r in fresh if r.attributes.created_at == after}
+    if len(page) < 100:
+        break
+print(rows, time.perf_counter() - began)
+"""
+
+MIRROR = """
+import sys, time
+from flexclient import IntegrationClient
+from flexclient.mirror import Mirror
+url, cid, secret, db = sys.argv[1:5]
+client = IntegrationClient(cid, secret, base_url=url)
+client.marketplace.show()
+began = time.perf_counter()
+with Mirror(client, db, progress=False) as mirror:
+    report = mirror.sync()
+print(report.upserted.get("listings", 0), time.perf_counter() - began)
+"""
+
+
+def run(script: str, *args: str) -> tuple[int, float, int]:
+    """Rows, seconds and the peak resident set (KiB) of `script` in a new process."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", script, *args], stdout=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None
+    out = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"benchmark side failed ({process.returncode})")
+    rows, seconds = out.split()
+    return int(rows), float(seconds), usage.ru_maxrss
+
+
+def measure(n: int, rounds: int) -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER, str(n)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdout is not None and server.stdin is not None
+    url, cid, secret = server.stdout.readline().split()
+    ratios: list[float] = []
+    speeds: list[float] = []
+    peaks: list[int] = []
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            for r in range(rounds):
+                rows_b, base, _ = run(BASELINE, url, cid, secret)
+                db = f"sqlite:///{Path(folder) / f'round{r}.db'}"
+                rows_m, took, peak = run(MIRROR, url, cid, secret, db)
+                assert rows_b == rows_m == n, (rows_b, rows_m, n)
+                ratios.append(took / base)
+                speeds.append(rows_m / took)
+                peaks.append(peak)
+    finally:
+        server.stdin.close()
+        server.wait()
+    print(
+        f"{n:>7,} listings: mirror {statistics.median(speeds):,.0f} rows/s,"
+        f" peak memory {max(peaks) / 1024:,.0f} MiB,"
+        f" {statistics.median(ratios):.2f}x the time of reading the same pages"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1000,10000")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    print(f"{dt.date.today()} python {sys.version.split()[0]}; {args.rounds} rounds a size")
+    began = time.perf_counter()
+    for n in (int(s) for s in args.sizes.split(",")):
+        measure(n, args.rounds)
+    print(f"({time.perf_counter() - began:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

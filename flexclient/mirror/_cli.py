@@ -1,0 +1,76 @@
+"""`flexclient mirror sync|status DATABASE`: the mirror from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+from typing import TYPE_CHECKING, Any
+
+from flexclient.mirror._names import DEFAULT_POLL_INTERVAL, OPTIONAL_TABLES
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from contextlib import AbstractContextManager
+
+    from flexclient._base_client import BaseClient
+
+    MakeClient = Callable[[argparse.Namespace, bool], AbstractContextManager[BaseClient]]
+
+
+def add_commands(commands: Any, make_client: MakeClient) -> None:
+    """Add `mirror sync` and `mirror status` to the command line's subcommands."""
+    mirror = commands.add_parser("mirror", help="a local SQL copy of the marketplace")
+    actions = mirror.add_subparsers(dest="mirror_command", required=True)
+
+    sync = actions.add_parser(
+        "sync", help="copy the marketplace (Integration API) into DATABASE, or bring it up to date"
+    )
+    sync.add_argument("database", help="sqlite:///path/to/market.db")
+    sync.add_argument("--follow", action="store_true", help="keep following the events")
+    for name in OPTIONAL_TABLES:
+        sync.add_argument(
+            f"--{name.replace('_', '-')}",
+            action="store_true",
+            help=f"also mirror {name.replace('_', ' ')} (a request a listing or transaction)",
+        )
+    sync.add_argument(
+        "--poll-interval",
+        type=float,
+        default=DEFAULT_POLL_INTERVAL,
+        help=f"seconds between polls while following (default {DEFAULT_POLL_INTERVAL:g})",
+    )
+    sync.add_argument(
+        "--allow-fast-polling", action="store_true", help="allow polling under every 10 s"
+    )
+    sync.set_defaults(run=functools.partial(_sync, make_client=make_client))
+
+    status = actions.add_parser("status", help="position, lag, rows and credits a day")
+    status.add_argument("database", help="sqlite:///path/to/market.db")
+    status.set_defaults(run=_status)
+
+
+def _sync(args: argparse.Namespace, make_client: MakeClient) -> int:
+    from flexclient._clients import IntegrationClient
+    from flexclient.mirror._sync import Mirror
+
+    with make_client(args, True) as client:
+        assert isinstance(client, IntegrationClient)
+        with Mirror(
+            client,
+            args.database,
+            messages=args.messages,
+            availability_exceptions=args.availability_exceptions,
+            stock_adjustments=args.stock_adjustments,
+            poll_interval=args.poll_interval,
+            allow_fast_polling=args.allow_fast_polling,
+        ) as mirror:
+            report = mirror.follow() if args.follow else mirror.sync()
+            print(report)
+    return 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    from flexclient.mirror._sync import status
+
+    print(status(args.database))
+    return 0

@@ -1,0 +1,508 @@
+"""The mirror against the fake marketplace: a snapshot holds what the API returns, changes
+made through both APIs reach it, crashes at any point lose and repeat nothing, and a
+position older than the events kept takes a new snapshot."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from flexclient import IntegrationClient, MarketplaceClient, Money, ParameterError
+from flexclient.mirror import Mirror, status
+from flexclient.mirror._store import Store
+from flexclient.mirror.schema import LISTINGS, USERS
+from flexclient.models import OwnListing
+from flexclient.testing import FakeMarketplace
+from tests.conftest import NO_WAIT
+from tests.integration.conftest import ROOM_PRICE, connect_stripe, midnight, paid_booking
+
+# The mirror's bookkeeping and the raw event log differ between a mirror that followed the
+# changes and one that copied the result: every other table must be equal.
+_NOT_COMPARED = {
+    "events",
+    "_flexclient_mirror",
+    "_flexclient_mirror_seen",
+    "_flexclient_mirror_changes",
+}
+
+
+def integration(fake: FakeMarketplace) -> IntegrationClient:
+    return IntegrationClient(
+        fake.client_id, fake.client_secret, base_url=fake.url, retry_policy=NO_WAIT
+    )
+
+
+def mirror(fake: FakeMarketplace, path: Path, **options: Any) -> Mirror:
+    # The mirror tells the time by the fake's clock, which tests move forward.
+    return Mirror(integration(fake), f"sqlite:///{path}", clock=lambda: fake.now, **options)
+
+
+def contents(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    db = sqlite3.connect(path)
+    try:
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {
+            name: sorted(db.execute(f'SELECT * FROM "{name}"').fetchall(), key=repr)
+            for name in sorted(names)
+            if name not in _NOT_COMPARED
+        }
+    finally:
+        db.close()
+
+
+def fresh_snapshot(fake: FakeMarketplace, path: Path, **options: Any) -> dict[str, Any]:
+    with mirror(fake, path, **options) as m:
+        assert m.sync().snapshot == "first sync"
+    return contents(path)
+
+
+@pytest.fixture
+def demo() -> Iterator[FakeMarketplace]:
+    with FakeMarketplace(seed="demo") as fake:
+        yield fake
+
+
+def test_a_snapshot_holds_every_row_as_the_api_returns_it(
+    demo: FakeMarketplace, tmp_path: Path
+) -> None:
+    db = tmp_path / "market.db"
+    integ = integration(demo)
+    with mirror(demo, db) as m:
+        report = m.sync()
+    assert report.snapshot == "first sync"
+    assert report.requests > 0 and report.credits > 0
+    listings = integ.listings.query({"perPage": 100}).data
+    assert listings.meta.total_items == len(contents(db)["listings"])
+    assert report.upserted["listings"] == listings.meta.total_items
+
+    store = Store(f"sqlite:///{db}", create=False)
+    rows = {r["id"]: r for r in store.rows("listings")}
+    for found in listings.data[:20]:
+        shown = integ.listings.show({"id": found.id, "include": ["author", "images"]}).data.data
+        assert rows[str(shown.id)] == LISTINGS.row(shown)
+        a = shown.attributes
+        row = rows[str(shown.id)]
+        assert row["title"] == a.title
+        assert a.price is not None and (row["price_amount"], row["price_currency"]) == (
+            a.price.amount,
+            a.price.currency,
+        )
+        assert (
+            a.created_at is not None
+            and row["created_at"]
+            == a.created_at.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+        )
+        assert row["author_id"] == str(shown.author.id)
+        linked = store.db.execute(
+            "SELECT image_id FROM listing_images WHERE listing_id = ? ORDER BY position",
+            (row["id"],),
+        ).fetchall()
+        assert [r[0] for r in linked] == [str(i.id) for i in shown.images]
+    users = {r["id"]: r for r in store.rows("users")}
+    for user in integ.users.query({}).data.data:
+        shown_user = integ.users.show({"id": user.id, "include": ["profileImage"]}).data.data
+        assert users[str(user.id)] == USERS.row(shown_user)
+    transactions = {r["id"]: r for r in store.rows("transactions")}
+    for tx in integ.transactions.query({"include": ["booking", "reviews"]}).data.data:
+        row = transactions[str(tx.id)]
+        assert row["last_transition"] == tx.attributes.last_transition
+        assert row["booking_id"] == (str(tx.booking.id) if tx.booking else None)
+        for review in tx.reviews:
+            assert store.has(next(t for t in m._tables if t.name == "reviews"), str(review.id))
+    store.close()
+
+
+def change_everything(fake: FakeMarketplace) -> dict[str, uuid.UUID]:
+    """Changes through both APIs: updates, a close, a new listing, a draft discarded, a
+    transaction through its transitions, stock, a deleted user."""
+    integ = integration(fake)
+    some = integ.listings.query({"perPage": 3}).data.data
+    integ.listings.update({"id": some[0].id, "title": "Renamed in the mirror test"})
+    integ.listings.close({"id": some[1].id})
+    author = some[0].author.id if some[0].relationships.get("author") else None
+    if author is None:
+        author = integ.listings.show({"id": some[0].id, "include": ["author"]}).data.data.author.id
+    made = integ.listings.create(
+        {"title": "Made by the Integration API", "authorId": author, "state": "published"}
+    ).data.data
+    host, room, guest = hosted_room(fake, Money(7000, "EUR"))
+    draft = host.own_listings.create_draft({"title": "A draft"}).data.data
+    tx = paid_booking(
+        fake, guest, room.id, midnight(fake, 3), dt.timedelta(days=2), Money(7000, "EUR")
+    )
+    host.transactions.transition({"id": tx.id, "transition": "transition/accept"})
+    integ.listings.update({"id": room.id, "publicData": {"floor": 2}})
+    leaving = _user(fake, "leaving@example.com")
+    leaving_id = leaving.current_user.show().data.data.id
+    return {
+        "renamed": some[0].id,
+        "closed": some[1].id,
+        "made": made.id,
+        "draft": draft.id,
+        "tx": tx.id,
+        "room": room.id,
+        "leaving": leaving_id,
+        "host": host.current_user.show().data.data.id,
+    }
+
+
+def hosted_room(
+    fake: FakeMarketplace, price: Money = ROOM_PRICE
+) -> tuple[MarketplaceClient, OwnListing, MarketplaceClient]:
+    """A host who can be paid, a room of theirs, and a guest: users who signed up, as the
+    mirror learns of users from their `user/created` events (`fake.add_user` records none)."""
+    host = _user(fake, "host@example.com")
+    connect_stripe(host)
+    room = host.own_listings.create({"title": "Room", "price": price}).data.data
+    return host, room, _user(fake, "guest@example.com")
+
+
+def _user(fake: FakeMarketplace, email: str) -> MarketplaceClient:
+    """A user who signs up through the Marketplace API (which records `user/created`)."""
+    sdk = MarketplaceClient(
+        fake.client_id, client_secret=fake.client_secret, base_url=fake.url, retry_policy=NO_WAIT
+    )
+    sdk.current_user.create(
+        {"email": email, "password": "pass-word-1", "firstName": "Lea", "lastName": "Ving"}
+    )
+    sdk.login(username=email, password="pass-word-1")
+    return sdk
+
+
+def test_changes_through_both_apis_reach_the_mirror(demo: FakeMarketplace, tmp_path: Path) -> None:
+    db = tmp_path / "market.db"
+    with mirror(demo, db) as m:
+        m.sync()
+        ids = change_everything(demo)
+        first = m.sync()
+        # The draft, made after the first sync, is discarded after the second: deleted.
+        host = MarketplaceClient(demo.client_id, base_url=demo.url, retry_policy=NO_WAIT)
+        host.login(username="host@example.com", password="pass-word-1")
+        host.own_listings.discard_draft({"id": ids["draft"]})
+        leaving = MarketplaceClient(demo.client_id, base_url=demo.url, retry_policy=NO_WAIT)
+        leaving.login(username="leaving@example.com", password="pass-word-1")
+        leaving.current_user.delete({"currentPassword": "pass-word-1"})
+        second = m.sync()
+    assert first.snapshot is None and first.events > 0
+    assert first.upserted["transactions"] >= 1 and first.upserted["bookings"] >= 1
+    assert second.deleted.get("listings") == 1 and second.deleted.get("users") == 1
+
+    store = Store(f"sqlite:///{db}", create=False)
+    listing = {r["id"]: r for r in store.rows("listings")}
+    assert listing[str(ids["renamed"])]["title"] == "Renamed in the mirror test"
+    assert listing[str(ids["closed"])]["state"] == "closed"
+    assert listing[str(ids["made"])]["title"] == "Made by the Integration API"
+    assert listing[str(ids["room"])]["public_data"] == '{"floor":2}'
+    assert str(ids["draft"]) not in listing
+    assert str(ids["leaving"]) not in {r["id"] for r in store.rows("users")}
+    tx = {r["id"]: r for r in store.rows("transactions")}[str(ids["tx"])]
+    assert tx["last_transition"] == "transition/accept"
+    assert tx["listing_id"] == str(ids["room"]) and tx["provider_id"] == str(ids["host"])
+    booking = {r["id"]: r for r in store.rows("bookings")}[tx["booking_id"]]
+    assert booking["transaction_id"] == tx["id"] and booking["state"] == "accepted"
+    events = store.rows("events")
+    assert len(events) == first.events + second.events
+    sequence = sorted(int(e["sequence_id"] or 0) for e in events)
+    assert len(set(sequence)) == len(sequence) and sequence[-1] == second.position
+    store.close()
+    # What followed the changes equals a copy made now.
+    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db")
+
+
+def test_a_second_sync_changes_nothing(demo: FakeMarketplace, tmp_path: Path) -> None:
+    db = tmp_path / "market.db"
+    with mirror(demo, db) as m:
+        m.sync()
+        before = contents(db)
+        again = m.sync()
+    assert not again.changed and again.snapshot is None and again.events == 0
+    assert again.requests == 1  # one events query: nothing new
+    assert contents(db) == before
+
+
+class Crash(BaseException):
+    """A process killed in the middle of a transaction (nothing after it runs)."""
+
+
+def test_a_crash_at_any_write_loses_and_repeats_nothing(
+    demo: FakeMarketplace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "market.db"
+    upsert = Store.upsert
+    rng = random.Random(20261126)
+    budget = {"writes": 0}
+
+    def crashing(self: Store, table: Any, row: Any) -> bool:
+        budget["writes"] -= 1
+        if budget["writes"] < 0:
+            raise Crash
+        return upsert(self, table, row)
+
+    monkeypatch.setattr(Store, "upsert", crashing)
+    crashes = 0
+    changed = False
+    for _ in range(40):
+        budget["writes"] = rng.randrange(1, 120)
+        m = mirror(demo, db, messages=True)
+        try:
+            m.sync()
+        except Crash:
+            crashes += 1
+            # An interrupted run leaves no transaction open: the next one starts cleanly.
+            m.store.db.close()
+            if crashes == 3 and not changed:
+                change_everything(demo)
+                changed = True
+            continue
+        m.close()
+        if changed:
+            break
+        change_everything(demo)
+        changed = True
+    assert crashes >= 3 and changed
+    monkeypatch.setattr(Store, "upsert", upsert)
+    with mirror(demo, db, messages=True) as m:
+        m.sync()
+    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db", messages=True)
+
+
+_SYNC_SCRIPT = """
+import os, sys
+from flexclient import IntegrationClient
+from flexclient.mirror import Mirror
+client = IntegrationClient(os.environ["ID"], os.environ["SECRET"], base_url=os.environ["URL"])
+with Mirror(client, sys.argv[1], messages=True) as m:
+    m.sync()
+"""
+
+
+def _progress(db: Path) -> tuple[int, int]:
+    """Rows written and the saved position, read beside the running sync (as WAL allows)."""
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as reader:
+            rows = sum(
+                reader.execute(f"SELECT count(*) FROM {name}").fetchone()[0]
+                for name in ("users", "listings", "transactions", "messages")
+            )
+            found = reader.execute(
+                "SELECT value FROM _flexclient_mirror WHERE key = 'position'"
+            ).fetchone()
+            position = int(found[0]) if found is not None and found[0] != "null" else 0
+            return rows, position
+    except sqlite3.Error:
+        return 0, 0
+
+
+def _run_until(command: list[str], env: dict[str, str], done: Any) -> bool:
+    """Run the sync and kill -9 it as soon as `done()` says so; whether it was killed."""
+    process = subprocess.Popen(command, env=env)
+    try:
+        while process.poll() is None:
+            if done():
+                process.send_signal(signal.SIGKILL)
+                process.wait()
+                return True
+            time.sleep(0.005)
+        assert process.returncode == 0
+        return False
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_kill_9_at_random_moments_ends_equal_to_a_fresh_snapshot(
+    demo: FakeMarketplace, tmp_path: Path
+) -> None:
+    db = tmp_path / "market.db"
+    env = {
+        **os.environ,
+        "ID": demo.client_id,
+        "SECRET": demo.client_secret,
+        "URL": demo.url,
+        "PYTHONPATH": os.pathsep.join(sys.path),
+    }
+    command = [sys.executable, "-c", _SYNC_SCRIPT, f"sqlite:///{db}"]
+    rng = random.Random(9)
+    integ = integration(demo)
+    killed = 0
+    # During the snapshot: killed after a growing, random number of rows.
+    for threshold in sorted(rng.sample(range(1, 270), 4)):
+        killed += _run_until(command, env, lambda t=threshold: _progress(db)[0] >= t)
+    # During catch-up: many changes (several pages of events), killed once the position moves.
+    listings = integ.listings.query({"perPage": 100}).data.data
+    for round_ in range(3):
+        for listing in listings[: rng.randrange(120, 200) // 2]:
+            integ.listings.update({"id": listing.id, "title": f"Round {round_}"})
+            integ.listings.update({"id": listing.id, "publicData": {"round": round_}})
+        before = _progress(db)[1]
+        killed += _run_until(command, env, lambda b=before: _progress(db)[1] > b)
+    assert killed >= 5
+    subprocess.run(command, env=env, check=True, timeout=120)
+    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db", messages=True)
+
+
+def test_a_position_older_than_the_events_kept_takes_a_new_snapshot(tmp_path: Path) -> None:
+    with FakeMarketplace(seed="demo", event_retention=dt.timedelta(days=7)) as demo:
+        _away_past_retention(demo, tmp_path)
+
+
+def _away_past_retention(demo: FakeMarketplace, tmp_path: Path) -> None:
+    db = tmp_path / "market.db"
+    host, room, _guest = hosted_room(demo)
+    draft = host.own_listings.create_draft({"title": "Gone while away"}).data.data
+    with mirror(demo, db) as m:
+        m.sync()
+        # Away longer than the 7 days of events the fake keeps, like Sharetribe's Dev and
+        # Test environments: the draft's deletion is among the events no longer kept.
+        host.own_listings.discard_draft({"id": draft.id})
+        demo.advance(dt.timedelta(days=8))
+        integration(demo).listings.update({"id": room.id, "title": "After the absence"})
+        report = m.sync()
+    assert report.snapshot == "position older than the events kept"
+    assert report.deleted.get("listings") == 1
+    rows = {r[0]: r for r in contents(db)["listings"]}
+    assert str(draft.id) not in rows
+    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db")
+
+
+def test_a_long_absence_with_every_event_kept_needs_no_new_snapshot(tmp_path: Path) -> None:
+    with FakeMarketplace(seed="demo", event_retention=None) as fake:
+        _host, room, _guest = hosted_room(fake)
+        with mirror(fake, tmp_path / "market.db") as m:
+            m.sync()
+            integration(fake).listings.update({"id": room.id, "title": "Before"})
+            m.sync()
+            fake.advance(dt.timedelta(days=30))
+            integration(fake).listings.update({"id": room.id, "title": "After"})
+            report = m.sync()
+    assert report.snapshot is None
+    # (The month's delayed transitions change transactions too.)
+    assert report.upserted["listings"] == 1
+    # The check for lost events is one more events query, after the absence only.
+    assert report.requests == 2
+
+
+def test_follow_commits_each_batch_before_waiting(demo: FakeMarketplace, tmp_path: Path) -> None:
+    db = tmp_path / "market.db"
+    stop = threading.Event()
+    integ = integration(demo)
+    listing = integ.listings.query({"perPage": 1}).data.data[0]
+    m = mirror(demo, db, poll_interval=0.05, allow_fast_polling=True)
+    reports: list[Any] = []
+    follower = threading.Thread(target=lambda: reports.append(m.follow(stop)))
+    follower.start()
+    try:
+        integ.listings.update({"id": listing.id, "title": "Seen while following"})
+        reader = sqlite3.connect(db, timeout=30)
+        row = None
+        for _ in range(400):  # a bounded wait for the change, not a timing
+            row = reader.execute(
+                "SELECT title FROM listings WHERE id = ?", (str(listing.id),)
+            ).fetchone()
+            if row is not None and row[0] == "Seen while following":
+                break
+            time.sleep(0.05)
+        reader.close()
+        assert row is not None and row[0] == "Seen while following"
+    finally:
+        stop.set()
+        follower.join(timeout=60)
+        m.close()
+    assert not follower.is_alive()
+    assert reports[0].events >= 1
+
+
+def test_bad_options_fail_before_any_request(demo: FakeMarketplace, tmp_path: Path) -> None:
+    with pytest.raises(ParameterError, match="poll_interval") as polled:
+        mirror(demo, tmp_path / "m.db", poll_interval=5)
+    assert "allow_fast_polling=True" in str(polled.value)
+    with pytest.raises(ParameterError, match="database"):
+        Mirror(integration(demo), "postgresql://db/market")
+    with pytest.raises(ParameterError, match="no mirror at"):
+        status(f"sqlite:///{tmp_path / 'none.db'}")
+
+
+def test_an_optional_table_turned_on_later_takes_a_new_snapshot_and_off_empties_it(
+    demo: FakeMarketplace, tmp_path: Path
+) -> None:
+    db = tmp_path / "market.db"
+    with mirror(demo, db) as m:
+        m.sync()
+    assert "messages" not in contents(db) or contents(db)["messages"] == []
+    with mirror(demo, db, messages=True) as m:
+        report = m.sync()
+    assert report.snapshot == "messages added"
+    assert report.upserted["messages"] > 0 and len(contents(db)["messages"]) > 0
+    with mirror(demo, db) as m:
+        assert m.sync().snapshot is None
+    assert contents(db)["messages"] == []
+
+
+def test_status_tells_position_lag_rows_and_credits_a_day(
+    demo: FakeMarketplace, tmp_path: Path
+) -> None:
+    db = tmp_path / "market.db"
+    with mirror(demo, db, stock_adjustments=True) as m:
+        m.sync()
+        integration(demo).listings.update(
+            {"id": integration(demo).listings.query({"perPage": 1}).data.data[0].id, "title": "x"}
+        )
+        report = m.sync()
+        now = m.status()
+    assert now.phase == "live" and now.position == report.position is not None
+    assert now.rows["listings"] == len(contents(db)["listings"])
+    assert "stock_adjustments" in now.rows and "messages" not in now.rows
+    assert now.credits_per_day == 7_200  # a poll a minute, 5 credits each
+    assert now.lag is not None and now.lag < dt.timedelta(minutes=1)
+    assert f"position {report.position}" in str(now)
+
+
+def test_the_command_line_syncs_and_tells_the_status(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'market.db'}"
+    run = [sys.executable, "-m", "flexclient"]
+    synced = subprocess.run(
+        [*run, "--fake", "mirror", "sync", url], capture_output=True, text=True, check=True
+    )
+    assert "snapshot (first sync)" in synced.stdout and "listings: 250 upserted" in synced.stdout
+    shown = subprocess.run([*run, "mirror", "status", url], capture_output=True, text=True)
+    assert shown.returncode == 0 and "listings: 250 rows" in shown.stdout
+    assert "7,200 credits a day" in shown.stdout
+    missing = subprocess.run(
+        [*run, "mirror", "status", f"sqlite:///{tmp_path / 'none.db'}"],
+        capture_output=True,
+        text=True,
+    )
+    assert missing.returncode == 1 and "run `mirror sync` first" in missing.stderr
+
+
+def test_rows_made_in_one_millisecond_beyond_a_page_are_all_copied(tmp_path: Path) -> None:
+    with FakeMarketplace() as fake:
+        integ = integration(fake)
+        author = fake.add_user("many@example.com", "pass-word-1")
+        # Two pages and more of listings made in the same millisecond, between others.
+        integ.listings.create({"title": "Before", "authorId": author, "state": "published"})
+        fake.advance(1)
+        with fake.state.at(fake.now):
+            for n in range(230):
+                integ.listings.create({"title": f"Same {n}", "authorId": author})
+        fake.advance(1)
+        integ.listings.create({"title": "After", "authorId": author, "state": "published"})
+        with mirror(fake, tmp_path / "market.db") as m:
+            report = m.sync()
+    assert report.upserted["listings"] == 232
+    titles = {r[1] for r in contents(tmp_path / "market.db")["listings"]}
+    assert {"Before", "After", "Same 0", "Same 229"} <= titles and len(titles) == 232

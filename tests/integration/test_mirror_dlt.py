@@ -1,0 +1,69 @@
+"""The dlt source: the mirror's tables into a dlt destination (DuckDB here), changes merged
+by `id` and deletions deleted, run after run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dlt
+import duckdb
+import pytest
+
+from flexclient import IntegrationClient, MarketplaceClient
+from flexclient.mirror.dlt import dlt_source
+from flexclient.testing import FakeMarketplace
+from tests.conftest import NO_WAIT
+
+
+@pytest.fixture(autouse=True)
+def _quiet_dlt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # No usage reports to dlthub, and dlt's files in the test's folder.
+    monkeypatch.setenv("RUNTIME__DLTHUB_TELEMETRY", "false")
+    monkeypatch.setenv("DLT_DATA_DIR", str(tmp_path / "dlt-data"))
+    monkeypatch.chdir(tmp_path)
+
+
+def test_runs_merge_changes_and_delete_what_was_deleted(tmp_path: Path) -> None:
+    warehouse = tmp_path / "warehouse.duckdb"
+    staging = f"sqlite:///{tmp_path / 'staging.db'}"
+    with FakeMarketplace(seed="demo") as fake:
+        integ = IntegrationClient(
+            fake.client_id, fake.client_secret, base_url=fake.url, retry_policy=NO_WAIT
+        )
+        host = MarketplaceClient(fake.client_id, base_url=fake.url, retry_policy=NO_WAIT)
+        host.current_user.create(
+            {"email": "h@example.com", "password": "pass-word-1", "firstName": "H", "lastName": "O"}
+        )
+        host.login(username="h@example.com", password="pass-word-1")
+        draft = host.own_listings.create_draft({"title": "A draft"}).data.data
+        pipeline = dlt.pipeline(
+            "market",
+            destination=dlt.destinations.duckdb(str(warehouse)),
+            pipelines_dir=str(tmp_path / "pipelines"),
+            dataset_name="market",
+        )
+
+        def run() -> None:
+            pipeline.run(dlt_source(integ, staging=staging))
+
+        run()
+        with duckdb.connect(str(warehouse)) as db:
+            listings = db.sql("SELECT count(*) FROM market.listings").fetchall()[0][0]
+            images = db.sql("SELECT count(*) FROM market.listings__images").fetchall()[0][0]
+        assert listings == 251 and images == 250  # the demo's, and the draft (no image)
+
+        renamed = next(
+            listing
+            for listing in integ.listings.query({"perPage": 2}).data.data
+            if listing.id != draft.id
+        )
+        integ.listings.update({"id": renamed.id, "title": "Renamed for dlt"})
+        host.own_listings.discard_draft({"id": draft.id})
+        run()
+        run()  # nothing new: nothing changes
+    with duckdb.connect(str(warehouse)) as db:
+        titles = dict(db.sql("SELECT id, title FROM market.listings").fetchall())
+        events = db.sql("SELECT count(*) FROM market.events").fetchall()[0][0]
+    assert titles[str(renamed.id)] == "Renamed for dlt"
+    assert str(draft.id) not in titles and len(titles) == 250
+    assert events >= 2  # the update and the deletion

@@ -1,0 +1,172 @@
+"""The mirror's columns come from the models, and values are stored as docs/mirror.md says."""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import re
+import sqlite3
+import uuid
+from pathlib import Path
+
+import pytest
+
+from flexclient import ParameterError
+from flexclient.mirror import schema_markdown, sqlite_path
+from flexclient.mirror.schema import (
+    EVENTS,
+    LISTINGS,
+    STOCK_ADJUSTMENTS,
+    TABLES,
+    TRANSACTIONS,
+    USERS,
+    create_statements,
+    json_text,
+    sql_value,
+    timestamp,
+)
+from flexclient.models import Listing, StockAdjustment, Transaction, User
+from flexclient.models.listings import ListingAttributes
+
+LISTING_ID = uuid.UUID("00000000-0000-0000-0000-0000000000a1")
+HELSINKI_WINTER = dt.timezone(dt.timedelta(hours=2))
+AUTHOR_ID = uuid.UUID("00000000-0000-0000-0000-0000000000b2")
+
+
+def listing(**attributes: object) -> Listing:
+    return Listing.model_validate(
+        {
+            "id": LISTING_ID,
+            "type": "listing",
+            "attributes": attributes,
+            "relationships": {
+                "author": {"data": {"id": AUTHOR_ID, "type": "user"}},
+                "images": {"data": []},
+            },
+        }
+    )
+
+
+def test_columns_follow_the_models_attributes() -> None:
+    names = [c.name for c in LISTINGS.columns]
+    assert names[0] == "id"
+    assert {"price_amount", "price_currency", "geolocation_lat", "geolocation_lng"} <= set(names)
+    assert "price" not in names and "geolocation" not in names
+    # Every attribute of the model has its column(s): none is forgotten.
+    for field in ListingAttributes.model_fields:
+        assert any(n == field or n.startswith(f"{field}_") for n in names), field
+    assert names[-1] == "author_id"
+    user = [c.name for c in USERS.columns]
+    assert {"profile_display_name", "profile_public_data", "profile_image_id"} <= set(user)
+
+
+def test_a_row_holds_money_points_times_and_extended_data_as_documented() -> None:
+    row = LISTINGS.row(
+        listing(
+            title="Bike",
+            price={"amount": 4990, "currency": "EUR"},
+            geolocation={"lat": 60.17, "lng": 24.94},
+            createdAt=dt.datetime(
+                2026, 11, 26, 12, 0, 1, 5000, tzinfo=dt.timezone(dt.timedelta(hours=2))
+            ),
+            publicData={"b": 1, "a": [1, 2]},
+            deleted=False,
+        )
+    )
+    assert row["id"] == str(LISTING_ID) and row["author_id"] == str(AUTHOR_ID)
+    assert (row["price_amount"], row["price_currency"]) == (4990, "EUR")
+    assert (row["geolocation_lat"], row["geolocation_lng"]) == (60.17, 24.94)
+    assert row["created_at"] == "2026-11-26T10:00:01.005Z"
+    assert row["public_data"] == '{"a":[1,2],"b":1}'
+    assert row["deleted"] == 0 and row["private_data"] is None and row["description"] is None
+
+
+def test_json_keeps_the_apis_names_and_exact_decimals() -> None:
+    tx = Transaction.model_validate(
+        {
+            "id": uuid.uuid4(),
+            "type": "transaction",
+            "attributes": {
+                "lineItems": [
+                    {
+                        "code": "line-item/day",
+                        "unitPrice": {"amount": 1000, "currency": "EUR"},
+                        "quantity": decimal.Decimal("2.5"),
+                        "includeFor": ["customer"],
+                    }
+                ],
+                "payinTotal": {"amount": 2500, "currency": "EUR"},
+            },
+        }
+    )
+    row = TRANSACTIONS.row(tx)
+    assert row["line_items"] == (
+        '[{"code":"line-item/day","includeFor":["customer"],"quantity":"2.5",'
+        '"unitPrice":{"amount":1000,"currency":"EUR"}}]'
+    )
+    assert (row["payin_total_amount"], row["payin_total_currency"]) == (2500, "EUR")
+    assert row["listing_id"] is None  # not said, and no parent to say it
+
+
+def test_a_parent_fills_what_the_relationships_leave_out() -> None:
+    adjustment = StockAdjustment.model_validate(
+        {
+            "id": uuid.uuid4(),
+            "type": "stockAdjustment",
+            "attributes": {"quantity": 3},
+            "relationships": {"ownListing": {"data": {"id": LISTING_ID, "type": "ownListing"}}},
+        }
+    )
+    # The Integration API names the listing `ownListing` here; either name fills listing_id.
+    assert STOCK_ADJUSTMENTS.row(adjustment)["listing_id"] == str(LISTING_ID)
+    bare = StockAdjustment.model_validate({"id": uuid.uuid4(), "type": "stockAdjustment"})
+    assert STOCK_ADJUSTMENTS.row(bare, {"listing_id": "parent"})["listing_id"] == "parent"
+
+
+def test_values_by_kind() -> None:
+    assert sql_value(True, "boolean") == 1 and sql_value(False, "boolean") == 0
+    assert sql_value(None, "json") is None
+    assert sql_value(decimal.Decimal("0.10"), "decimal") == "0.10"
+    assert sql_value(uuid.UUID(int=1), "id") == "00000000-0000-0000-0000-000000000001"
+    assert timestamp(dt.datetime(2026, 1, 2, 3, 4, 5)) == "2026-01-02T03:04:05.000Z"
+    assert json_text({"é": dt.datetime(2026, 1, 1, tzinfo=dt.UTC)}) == (
+        '{"é":"2026-01-01T00:00:00.000Z"}'
+    )
+
+
+def test_the_tables_are_created_with_quoted_columns(tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / "t.db")
+    for statement in create_statements(TABLES):
+        db.execute(statement)
+    columns = [r[1] for r in db.execute("PRAGMA table_info(bookings)")]
+    assert {"start", "end"} <= set(columns)  # `end` is an SQL keyword
+    assert [r[1] for r in db.execute("PRAGMA table_info(events)")] == [
+        c.name for c in EVENTS.columns
+    ]
+
+
+def test_only_sqlite_urls_are_mirrored_here() -> None:
+    assert sqlite_path("sqlite:///:memory:") == ":memory:"
+    for url in ("market.db", "sqlite:///", "postgresql://host/db"):
+        with pytest.raises(ParameterError, match="database"):
+            sqlite_path(url)
+
+
+def test_docs_show_the_tables_as_the_code_makes_them() -> None:
+    docs = (Path(__file__).parent.parent / "docs" / "mirror.md").read_text()
+    assert schema_markdown() in docs
+    # And every table the docs name exists.
+    named = set(re.findall(r"^### `(\w+)`", docs, re.MULTILINE))
+    assert named == {t.name for t in (*TABLES, EVENTS)}
+
+
+def test_users_keep_integration_only_attributes() -> None:
+    user = User.model_validate(
+        {
+            "id": uuid.uuid4(),
+            "type": "user",
+            "attributes": {"email": "a@example.com", "profile": {"firstName": "A"}},
+        }
+    )
+    row = USERS.row(user)
+    assert row["email"] == "a@example.com" and row["profile_first_name"] == "A"
