@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, ClassVar, Self, Unpack
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from flexclient._auth.tokens import MemoryTokenStore, Token, TokenStore, store_lock
 from flexclient._charging import Charge, call_budget
@@ -89,6 +89,9 @@ _SECRET_VALUE = r'("(?:' + "|".join(_SECRET_KEYS) + r')"\s*:\s*)"(?:[^"\\]|\\.)*
 # The API's access tokens are JWTs: cut wherever they appear, under any key or none.
 _JWT = r"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]*)?"
 REDACTED = "[redacted]"
+# What JavaScript's encodeURIComponent leaves as it is, beside letters and digits: the official
+# SDKs write their forms with it (a space is %20, not +).
+_FORM_SAFE = "-_.!~*'()"
 
 
 def redact_auth_body(text: str, secrets: tuple[str, ...] = ()) -> str:
@@ -112,6 +115,11 @@ def redact_auth_body(text: str, secrets: tuple[str, ...] = ()) -> str:
         if len(secret) >= 4:  # shorter ones would cut ordinary words
             text = text.replace(secret, REDACTED)
     return re.sub(_JWT, REDACTED, text)
+
+
+def _form(form: Mapping[str, str]) -> bytes:
+    """A form body, written as the official SDKs write it."""
+    return urlencode(form, quote_via=quote, safe=_FORM_SAFE).encode()
 
 
 def api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str = "") -> ApiError:
@@ -275,7 +283,7 @@ class Connection:
                 "GET" if form is None else "POST",
                 f"/{self.version}/auth/{action}",
                 headers=headers,
-                body=None if form is None else urlencode(form).encode(),
+                body=None if form is None else _form(form),
                 metering=self._charge(),
             )
 

@@ -19,14 +19,19 @@ from flexclient._errors import AuthError, ParameterError
 from flexclient._http.deadline import deadline_scope
 from flexclient._options import ClientOptions
 from flexclient._support.frozen import Frozen
-from flexclient._support.narrow import is_json_object
+from flexclient._support.narrow import is_json_object, is_str
 
 if TYPE_CHECKING:
     from flexclient._clients import MarketplaceClient
 
-# What the token answers carry besides the token: kept out of the stored token, as the
-# official SDK keeps only the token's own keys.
 _CLIENT_DATA = "client_data"
+# The keys of a token answer that are stored, as the official SDK stores them: the client data
+# and anything else left out, and a refresh token only from a login.
+_TOKEN_KEYS = ("access_token", "token_type", "expires_in", "scope")
+_STORED = {
+    "multitenant/token": _TOKEN_KEYS,
+    "multitenant/auth_with_idp": (*_TOKEN_KEYS, "refresh_token"),
+}
 
 
 @dataclass(frozen=True)
@@ -74,9 +79,9 @@ class MultitenantClient(Connection):
         _parent: MultitenantClient | None = None,
         **options: Unpack[ClientOptions],
     ) -> None:
-        if not isinstance(hostname, str) or not hostname or hostname != hostname.strip():
+        if not is_str(hostname) or not hostname or hostname != hostname.strip():
             raise ParameterError("hostname", "give the marketplace's hostname, e.g. 'example.com'")
-        if not isinstance(multitenant_client_secret, str) or not multitenant_client_secret:
+        if not is_str(multitenant_client_secret) or not multitenant_client_secret:
             raise ParameterError("multitenant_client_secret", "must be a non-empty string")
         self.hostname = hostname
         self._secret = multitenant_client_secret
@@ -100,7 +105,7 @@ class MultitenantClient(Connection):
         and the whole answer."""
         data = self._auth_json(action, {**form, "client_secret": self._assertion()})
         try:
-            token = Token.from_wire({k: v for k, v in data.items() if k != _CLIENT_DATA})
+            token = Token.from_wire({k: data[k] for k in _STORED[action] if k in data})
         except ValueError as exc:
             # The body is not kept: it holds the token, however unusable.
             raise AuthError(
@@ -155,7 +160,7 @@ class MultitenantClient(Connection):
         whatever was, unrevoked, as the official SDK does) and returned."""
         form = {"idp_id": idp_id, "idp_client_id": idp_client_id, "idp_token": idp_token}
         for name, value in form.items():
-            if not isinstance(value, str) or not value:
+            if not is_str(value) or not value:
                 raise ParameterError(name, "must be a non-empty string")
         with deadline_scope(self._deadline(None, None)):
             token, _ = self._token_answer("multitenant/auth_with_idp", form)
