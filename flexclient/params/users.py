@@ -156,6 +156,7 @@ class IntegrationUsersUpdateProfileParams(_Profile, total=False):
     lastName: str
     metadata: ExtendedData
     profileImageId: Id | None
+    privateFileAttachments: FileAttachments
 
 
 class UsersApproveParams(IdParams):
@@ -171,8 +172,11 @@ class UsersUpdatePermissionsParams(TypedDict, total=False):
     read: Permission
 
 
-class UsersVerifyEmailParams(IdParams):
-    """Integration `users.verify_email`: marks the user's email verified."""
+class UsersVerifyEmailParams(IdParams, total=False):
+    """Integration `users.verify_email`: marks the user's email verified; `email`, the
+    address verified (not required here: the reference could not be read to say)."""
+
+    email: str
 
 
 # The name of an earlier version, kept for the code written with it.
