@@ -100,9 +100,9 @@ class MultitenantClient(Connection):
     def _assertion(self) -> str:
         return multitenant_assertion(self.hostname, self._secret)
 
-    def _token_answer(self, action: str, form: dict[str, str]) -> tuple[Token, dict[str, Any]]:
-        """The token an Authentication API answer holds (without its client data), stored,
-        and the whole answer."""
+    def _ask_token(self, action: str, form: dict[str, str]) -> tuple[Token, dict[str, Any]]:
+        """The token an Authentication API answer holds (without its client data), and the
+        whole answer; the caller stores the token, holding the store's lock."""
         data = self._auth_json(action, {**form, "client_secret": self._assertion()})
         try:
             token = Token.from_wire({k: data[k] for k in _STORED[action] if k in data})
@@ -111,8 +111,6 @@ class MultitenantClient(Connection):
             raise AuthError(
                 200, "OK", reason=str(exc), request=f"POST /{self.version}/auth/{action}"
             ) from None
-        with self._store_lock():
-            self.token_store.set(token)
         return token, data
 
     def _client_data(self, data: object, action: str) -> ClientData:
@@ -128,12 +126,16 @@ class MultitenantClient(Connection):
         a new anonymous token (`multitenant_client_credentials`), which is stored; with one,
         from `multitenant/client_data`, and the token is left as it is."""
         with deadline_scope(self._deadline(None, None)):
-            if self.token_store.get() is not None:
-                action = "multitenant/client_data"
-                return self._client_data(self._auth_json(action, None, self._assertion()), action)
-            form = {"grant_type": "multitenant_client_credentials"}
-            _, data = self._token_answer("multitenant/token", form)
-            return self._client_data(data.get(_CLIENT_DATA), "multitenant/token")
+            if self.token_store.get() is None:
+                # One request for all the threads (and processes) sharing the store.
+                with self._store_lock():
+                    if self.token_store.get() is None:
+                        form = {"grant_type": "multitenant_client_credentials"}
+                        token, data = self._ask_token("multitenant/token", form)
+                        self.token_store.set(token)
+                        return self._client_data(data.get(_CLIENT_DATA), "multitenant/token")
+            action = "multitenant/client_data"
+            return self._client_data(self._auth_json(action, None, self._assertion()), action)
 
     def token_exchange(self) -> ClientData:
         """Exchange the stored user token for a trusted one (`trusted:user`), which replaces
@@ -151,8 +153,9 @@ class MultitenantClient(Connection):
             "grant_type": "multitenant_token_exchange",
             "subject_token": stored.access_token,
         }
-        with deadline_scope(self._deadline(None, None)):
-            _, data = self._token_answer("multitenant/token", form)
+        with deadline_scope(self._deadline(None, None)), self._store_lock():
+            token, data = self._ask_token("multitenant/token", form)
+            self.token_store.set(token)
         return self._client_data(data.get(_CLIENT_DATA), "multitenant/token")
 
     def login_with_idp(self, *, idp_id: str, idp_client_id: str, idp_token: str) -> Token:
@@ -162,8 +165,9 @@ class MultitenantClient(Connection):
         for name, value in form.items():
             if not is_str(value) or not value:
                 raise ParameterError(name, "must be a non-empty string")
-        with deadline_scope(self._deadline(None, None)):
-            token, _ = self._token_answer("multitenant/auth_with_idp", form)
+        with deadline_scope(self._deadline(None, None)), self._store_lock():
+            token, _ = self._ask_token("multitenant/auth_with_idp", form)
+            self.token_store.set(token)
         return token
 
     def marketplace_client(self) -> MarketplaceClient:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 import requests_mock
 
 from flexclient import (
@@ -196,3 +198,27 @@ def test_an_answer_without_client_data_is_an_auth_error() -> None:
         m.get(f"{BASE}/v1/auth/multitenant/client_data", json={"something": "else"})
         with pytest.raises(AuthError, match="client_id"):
             client.client_data()
+
+
+def test_concurrent_first_calls_share_one_token_request() -> None:
+    client = MultitenantClient("shop.example.com", "s", base_url=BASE)
+    with requests_mock.Mocker() as m:
+        m.post(f"{BASE}/v1/auth/multitenant/token", json=SPEC["answers"]["token"])
+        m.get(f"{BASE}/v1/auth/multitenant/client_data", json=SPEC["answers"]["client_data"])
+        threads = [threading.Thread(target=client.client_data) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        posts = [r for r in m.request_history if r.method == "POST"]
+    assert len(posts) == 1 and len(m.request_history) == 8
+
+
+def test_with_options_keeps_the_hostname_and_the_store() -> None:
+    client = MultitenantClient("shop.example.com", "s", base_url=BASE)
+    patient = client.with_options(timeout=60)
+    assert patient.hostname == "shop.example.com" and patient.token_store is client.token_store
+    assert patient.options.timeout == 60 and patient.usage is client.usage
+    assert "secret" not in repr(patient) and repr(patient).startswith("MultitenantClient(")
+    with pytest.raises(ParameterError):
+        client.with_options(session=requests.Session())
