@@ -90,6 +90,7 @@ def test_the_data_lists_each_endpoint_once_and_the_clients_have_one_method_each(
 
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r['api']}:{r['python_method']}" for r in ROWS])
 @pytest.mark.parametrize("wire", ["transit", "json"])
+@pytest.mark.filterwarnings("ignore:.* is deprecated:DeprecationWarning")  # the legacy two
 def test_each_endpoint_sends_its_method_path_query_and_body(
     row: dict[str, str], wire: WireFormatName
 ) -> None:
