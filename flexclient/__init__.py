@@ -4,8 +4,9 @@
 >>> sdk = MarketplaceClient("CLIENT_ID")
 >>> res = sdk.listings.query({"perPage": 5, "include": ["author"]})  # doctest: +SKIP
 
-Here: the clients, their options, `Response`, the value types, the token and position
-stores, the files, assets and events features, and every exception and warning. Response
+Here: the clients (`MultitenantClient` too), their options, `Response`, the value types, the
+token and position stores, the files, assets and events features, and every exception and
+warning. Response
 models (and the error body's) are in `flexclient.models`, parameter types (and
 `object_query`) in `flexclient.params`.
 """
@@ -101,6 +102,10 @@ if TYPE_CHECKING:
     )
     from flexclient._http.multipart import UploadProgress as UploadProgress
     from flexclient._http.transport import RetryPolicy as RetryPolicy
+    from flexclient._multitenant import (
+        ClientData as ClientData,
+        MultitenantClient as MultitenantClient,
+    )
     from flexclient._options import (
         ClientOptions as ClientOptions,
         Options as Options,

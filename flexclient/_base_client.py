@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, ClassVar, Self, Unpack
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from flexclient._auth.tokens import MemoryTokenStore, Token, TokenStore, store_lock
 from flexclient._charging import Charge, call_budget
@@ -89,6 +89,9 @@ _SECRET_VALUE = r'("(?:' + "|".join(_SECRET_KEYS) + r')"\s*:\s*)"(?:[^"\\]|\\.)*
 # The API's access tokens are JWTs: cut wherever they appear, under any key or none.
 _JWT = r"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]*)?"
 REDACTED = "[redacted]"
+# What JavaScript's encodeURIComponent leaves as it is, beside letters and digits: the official
+# SDKs write their forms with it (a space is %20, not +).
+_FORM_SAFE = "-_.!~*'()"
 
 
 def redact_auth_body(text: str, secrets: tuple[str, ...] = ()) -> str:
@@ -112,6 +115,11 @@ def redact_auth_body(text: str, secrets: tuple[str, ...] = ()) -> str:
         if len(secret) >= 4:  # shorter ones would cut ordinary words
             text = text.replace(secret, REDACTED)
     return re.sub(_JWT, REDACTED, text)
+
+
+def _form(form: Mapping[str, str]) -> bytes:
+    """A form body, written as the official SDKs write it."""
+    return urlencode(form, quote_via=quote, safe=_FORM_SAFE).encode()
 
 
 def api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str = "") -> ApiError:
@@ -163,10 +171,10 @@ def _shape_mismatch(data: object, *, listed: bool) -> str:
     return ""
 
 
-class BaseClient(ABC):
-    """The machinery of `MarketplaceClient` and `IntegrationClient`."""
+class Connection:
+    """What every client holds: its options, connection pool, usage meter and token store,
+    and its requests to the Authentication API (`BaseClient` and `MultitenantClient`)."""
 
-    api_segment: ClassVar[str]
     default_base_url: ClassVar[str]
     default_options: ClassVar[ClientOptions] = {}
     """Options a new client of the class takes unless given (not a derived client: it has
@@ -175,21 +183,10 @@ class BaseClient(ABC):
     """The client's settings (see `Options`)."""
 
     def __init__(
-        self,
-        client_id: str,
-        client_secret: str | None = None,
-        *,
-        _parent: BaseClient | None = None,
-        **options: Unpack[ClientOptions],
+        self, *, _parent: Connection | None = None, **options: Unpack[ClientOptions]
     ) -> None:
-        """The one way a client is made: a new one from `options`, or, from `with_options`,
-        one derived from `_parent` with the `options` given changed."""
-        if not _non_empty_text(client_id):
-            raise ParameterError("client_id", "give the client ID of your application")
-        if client_secret is not None and not _non_empty_text(client_secret):
-            raise ParameterError("client_secret", "must be a non-empty string")
-        self.client_id = client_id
-        self._client_secret = client_secret
+        """A new connection from `options`, or one derived from `_parent` with the `options`
+        given changed, sharing its pool, meter and (on the same `base_url`) token store."""
         store = options.get("token_store")
         self._token_lock = threading.Lock()
         if _parent is None:
@@ -234,6 +231,110 @@ class BaseClient(ABC):
     def _charge(self, transfer_bytes: int = 0) -> Charge:
         return Charge(self._meter, self.options.credit_budget, transfer_bytes)
 
+    def close(self) -> None:
+        """Close the connection pool, if this client made it (never a `session=` of yours,
+        nor the pool a `with_options` client shares with the client it came from)."""
+        self._transport.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _deadline(self, given: object, timeout: Timeout | None) -> float:
+        """A call's total deadline: given for the call, else the client's, else as many read
+        timeouts as `default_deadline` allows."""
+        if given is not None:
+            return check_deadline(given)
+        if self.options.deadline is not None:
+            return self.options.deadline
+        return default_deadline(timeout if timeout is not None else self.options.timeout)
+
+    def _store_lock(self) -> AbstractContextManager[None]:
+        # Waited for no longer than the call's deadline, or the client's if there is no call.
+        return store_lock(self.token_store, self._token_lock, self._deadline(None, None))
+
+    def auth_info(self) -> AuthInfo:
+        """What the stored token allows, read from the store without any request.
+
+        >>> sdk.auth_info().is_anonymous  # doctest: +SKIP
+        True
+        """
+        from flexclient._auth.info import AuthInfo
+
+        return AuthInfo.of(self.token_store.get())
+
+    def _auth_send(
+        self, action: str, form: Mapping[str, str] | None, bearer: str | None = None
+    ) -> tuple[RawResponse, Callable[[str], ApiError]]:
+        """A request to the Authentication API, a POST of `form` (a GET without one): its
+        answer, and a maker of the error for it (with a reason) whose body has every secret
+        cut out."""
+        # The official SDKs send both headers on every request to it, a GET's too.
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": "application/json",
+        }
+        if bearer is not None:
+            headers["Authorization"] = f"Bearer {bearer}"
+        with deadline_scope(self._deadline(None, None)):
+            raw = self._transport.send(
+                "GET" if form is None else "POST",
+                f"/{self.version}/auth/{action}",
+                headers=headers,
+                body=None if form is None else _form(form),
+                metering=self._charge(),
+            )
+
+        def error(reason: str = "") -> ApiError:
+            sent = tuple(v for k, v in (form or {}).items() if k in _SECRET_KEYS)
+            if bearer is not None:
+                sent += (bearer,)
+            content = redact_auth_body(raw.text, sent).encode()
+            return api_error(dataclasses.replace(raw, content=content), AuthError, reason)
+
+        return raw, error
+
+    def _auth_json(
+        self, action: str, form: Mapping[str, str] | None, bearer: str | None = None
+    ) -> dict[str, object]:
+        """The JSON object an Authentication API request answers (`_auth_send`)."""
+        raw, error = self._auth_send(action, form, bearer)
+        if not 200 <= raw.status < 300:
+            raise error("")
+        try:
+            data: object = read_json(raw.content) if raw.content.strip() else {}
+        except ValueError:
+            raise error("the answer is not JSON") from None
+        if not is_json_object(data):
+            raise error("the answer is not a JSON object")
+        return data
+
+
+class BaseClient(Connection, ABC):
+    """The machinery of `MarketplaceClient` and `IntegrationClient`."""
+
+    api_segment: ClassVar[str]
+
+    def __init__(
+        self,
+        client_id: str,
+        client_secret: str | None = None,
+        *,
+        _parent: Connection | None = None,
+        **options: Unpack[ClientOptions],
+    ) -> None:
+        """The one way a client is made: a new one from `options`, or, from `with_options`,
+        one derived from `_parent` with the `options` given changed."""
+        if not _non_empty_text(client_id):
+            raise ParameterError("client_id", "give the client ID of your application")
+        if client_secret is not None and not _non_empty_text(client_secret):
+            raise ParameterError("client_secret", "must be a non-empty string")
+        self.client_id = client_id
+        self._client_secret = client_secret
+        super().__init__(_parent=_parent, **options)
+
     def with_options(self, **changes: Unpack[ClientOptions]) -> Self:
         """A client like this one with some options changed, sharing its connection pool and
         its token store (and so its session), and its rate limits and connection bound where
@@ -258,17 +359,6 @@ class BaseClient(ABC):
         def __getattr__(self, name: str) -> Any:
             # Only for names the client does not have: say which group was meant.
             raise no_such(self, name, GroupSlot, "endpoint group")
-
-    def close(self) -> None:
-        """Close the connection pool, if this client made it (never a `session=` of yours,
-        nor the pool a `with_options` client shares with the client it came from)."""
-        self._transport.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return (
@@ -338,15 +428,6 @@ class BaseClient(ABC):
             raw = self._authorized(send)
         return self._read(raw, endpoint)
 
-    def _deadline(self, given: object, timeout: Timeout | None) -> float:
-        """A call's total deadline: given for the call, else the client's, else as many read
-        timeouts as `default_deadline` allows."""
-        if given is not None:
-            return check_deadline(given)
-        if self.options.deadline is not None:
-            return self.options.deadline
-        return default_deadline(timeout if timeout is not None else self.options.timeout)
-
     def _read(
         self, raw: RawResponse, endpoint: Endpoint[Any, Any] | None = None
     ) -> Response[Envelope[Any]]:
@@ -409,10 +490,6 @@ class BaseClient(ABC):
         """Whether `token` is of the kind the client fetches by itself (so replaceable)."""
         return token.scope == self._default_grant()["scope"] or token.is_anonymous
 
-    def _store_lock(self) -> AbstractContextManager[None]:
-        # Waited for no longer than the call's deadline, or the client's if there is no call.
-        return store_lock(self.token_store, self._token_lock, self._deadline(None, None))
-
     def _token(self) -> Token:
         token = self.token_store.get()
         if token is not None:
@@ -474,53 +551,10 @@ class BaseClient(ABC):
             except FlexError as exc:
                 log.warning("could not revoke the session that login replaced: %s", exc)
 
-    def _auth_send(
-        self, action: str, form: Mapping[str, str], token: Token | None = None
-    ) -> tuple[RawResponse, Callable[[str], ApiError]]:
-        """A request to the Authentication API: its answer, and a maker of the error for it
-        (with a reason) whose body has every secret cut out."""
-        headers = {
-            "Content-Type": "application/x-www-form-urlencoded",
-            "Accept": "application/json",
-        }
-        if token is not None:
-            headers["Authorization"] = f"Bearer {token.access_token}"
-        with deadline_scope(self._deadline(None, None)):
-            raw = self._transport.send(
-                "POST",
-                f"/{self.version}/auth/{action}",
-                headers=headers,
-                body=urlencode(form).encode(),
-                metering=self._charge(),
-            )
-
-        def error(reason: str = "") -> ApiError:
-            sent = tuple(v for k, v in form.items() if k in _SECRET_KEYS)
-            if token is not None:
-                sent += (token.access_token,)
-            content = redact_auth_body(raw.text, sent).encode()
-            return api_error(dataclasses.replace(raw, content=content), AuthError, reason)
-
-        return raw, error
-
-    def _auth_post(
-        self, action: str, form: Mapping[str, str], token: Token | None = None
-    ) -> dict[str, object]:
-        raw, error = self._auth_send(action, form, token)
-        if not 200 <= raw.status < 300:
-            raise error("")
-        try:
-            data: object = read_json(raw.content) if raw.content.strip() else {}
-        except ValueError:
-            raise error("the answer is not JSON") from None
-        if not is_json_object(data):
-            raise error("the answer is not a JSON object")
-        return data
-
     def _request_token(
         self, form: Mapping[str, str], keep: Token | None = None, action: str = "token"
     ) -> Token:
-        data = self._auth_post(action, form)
+        data = self._auth_json(action, form)
         try:
             token = Token.from_wire(data)
         except ValueError as exc:
@@ -554,13 +588,14 @@ class BaseClient(ABC):
         token is stored first, so that a failure of the second revoke keeps a usable session.
         """
         assert token.refresh_token is not None
-        raw, error = self._auth_send("revoke", {"token": token.refresh_token}, token)
+        form = {"token": token.refresh_token}
+        raw, error = self._auth_send("revoke", form, token.access_token)
         if raw.status == 401:
             refreshed = self._refresh_held(token) if locked else self._request_refresh(token)
             if refreshed is None:
                 return  # the refresh token is refused: nothing is left to revoke
             form = {"token": refreshed.refresh_token or ""}
-            raw, error = self._auth_send("revoke", form, refreshed)
+            raw, error = self._auth_send("revoke", form, refreshed.access_token)
         if not 200 <= raw.status < 300:
             raise error("")
 
@@ -579,13 +614,3 @@ class BaseClient(ABC):
             if exc.status in (400, 401) and exc.error == "invalid_grant":
                 return None
             raise
-
-    def auth_info(self) -> AuthInfo:
-        """What the stored token allows, read from the store without any request.
-
-        >>> sdk.auth_info().is_anonymous  # doctest: +SKIP
-        True
-        """
-        from flexclient._auth.info import AuthInfo
-
-        return AuthInfo.of(self.token_store.get())

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
 from flexclient._auth.tokens import MemoryTokenStore, Token
-from flexclient._base_client import BaseClient
+from flexclient._base_client import BaseClient, Connection
 from flexclient._charging import TransferBill
 from flexclient._endpoints.kinds import Response
 from flexclient._endpoints.table import IntegrationEndpoints, MarketplaceEndpoints
@@ -51,7 +51,7 @@ class _OtherHosts(BaseClient):
         client_id: str,
         client_secret: str | None = None,
         *,
-        _parent: BaseClient | None = None,
+        _parent: Connection | None = None,
         **options: Unpack[ClientOptions],
     ) -> None:
         super().__init__(client_id, client_secret, _parent=_parent, **options)
@@ -163,7 +163,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
         client_id: str | None = None,
         *,
         client_secret: str | None = None,
-        _parent: BaseClient | None = None,
+        _parent: Connection | None = None,
         **options: Unpack[ClientOptions],
     ) -> None:
         if client_id is None:
@@ -461,7 +461,7 @@ class IntegrationClient(IntegrationEndpoints, _OtherHosts):
         client_id: str | None = None,
         client_secret: str | None = None,
         *,
-        _parent: BaseClient | None = None,
+        _parent: Connection | None = None,
         **options: Unpack[ClientOptions],
     ) -> None:
         # The names of Sharetribe's Integration API examples.

@@ -49,7 +49,7 @@ def test_every_endpoint_knows_its_usage_type_and_credits() -> None:
         *bound_endpoints(MarketplaceClient("id")),
         *bound_endpoints(IntegrationClient("id", "secret")),
     ]
-    assert len(endpoints) == 100
+    assert len(endpoints) == 101
     for bound in endpoints:
         assert isinstance(bound, Bound)
         listed = table.get(bound.url_path)
@@ -143,7 +143,8 @@ def test_a_client_budget_stops_a_call_before_it_is_sent(mock: requests_mock.Mock
     # A call that bills nothing still goes (no token request is needed: one is stored).
     mock.post(f"{MP}/v1/api/current_user/delete_stripe_account", **CREATED)
     sdk.token_store.set(Token(access_token="t", scope="user", refresh_token="r"))
-    sdk.current_user.delete_stripe_account()
+    with pytest.deprecated_call():
+        sdk.current_user.delete_stripe_account()
 
 
 def test_a_call_budget_counts_the_calls_own_requests(mock: requests_mock.Mocker) -> None:

@@ -12,6 +12,9 @@
   you mean 'perPage'?` (make it an error with `warnings.simplefilter("error",
   UnknownParameterWarning)`).
 
+- A call of an endpoint the table marks deprecated (`deprecated=`, the reason) warns with a
+  `DeprecationWarning` that says why.
+
 The checks read the endpoint's TypedDicts (data, not a list of names kept here).
 """
 
@@ -170,6 +173,12 @@ def check_call(
     body: Mapping[str, object] | None,
 ) -> None:
     """Check an endpoint call's parameters against its TypedDicts (see the docstring)."""
+    if endpoint.deprecated:
+        warnings.warn(
+            f"{endpoint.path} is deprecated: {endpoint.deprecated}",
+            DeprecationWarning,
+            stacklevel=callers_level(),
+        )
     check_ids(query, endpoint.query_params_type)
     warn_unknown_keys(query, endpoint.query_params_type, endpoint.path)
     if endpoint.kind != "query":

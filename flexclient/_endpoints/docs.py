@@ -77,6 +77,8 @@ def describe(endpoint: Endpoint[Any, Any]) -> str:
         answer = f"POST {path} answers {_a(_name(endpoint.data_type))}"
         answer += ', all of it with {"expand": True} in the query params.'
     lines = [endpoint.summary, "", *_wrap(answer)]
+    if endpoint.deprecated:
+        lines += _wrap(f"Deprecated: {endpoint.deprecated}. A call warns (DeprecationWarning).")
     if client is not None:
         billed = usage_type(path)
         credits = f"{credits_for(path)} a call ({billed})"

@@ -224,9 +224,11 @@ class Endpoint(Generic[P, D]):
     params_required: ClassVar[bool] = True
     """True when the method's first argument is required (the endpoint needs keys)."""
 
-    def __init__(self, path: str, summary: str) -> None:
+    def __init__(self, path: str, summary: str, *, deprecated: str | None = None) -> None:
         self.path = path
         self.summary = summary
+        self.deprecated = deprecated
+        """Why the endpoint is deprecated (a call warns with a `DeprecationWarning`), or None."""
         self.name: str = ""
         self.endpoint: Endpoint[P, D] = self
         """The declaration in the table; a bound endpoint's is the one it was made from."""

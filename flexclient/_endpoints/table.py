@@ -135,6 +135,7 @@ if TYPE_CHECKING:
         StripeAccountUpdateParams,
         StripeCustomerAddPaymentMethodParams,
         StripeCustomerCreateParams,
+        StripeCustomerDeleteParams,
         StripeCustomerDeletePaymentMethodParams,
         StripePersonsCreateParams,
         StripeSetupIntentsCreateParams,
@@ -223,7 +224,8 @@ class MarketplaceCurrentUser(Group):
     delete_stripe_account: OptionalCommand[CurrentUserDeleteStripeAccountParams, CurrentUser] = (
         OptionalCommand(
             "current_user/delete_stripe_account",
-            "Deprecated: delete the logged-in user's Stripe account.",
+            "Delete the logged-in user's Stripe account.",
+            deprecated="the API reference no longer lists it",
         )
     )
 
@@ -247,7 +249,9 @@ class MarketplaceListings(Group):
         "listings/query", "The marketplace's published listings: searched, filtered and sorted."
     )
     search: OptionalListQuery[ListingsSearchParams, Listing] = OptionalListQuery(
-        "listings/search", "The older name of `listings.query`: the published listings, searched."
+        "listings/search",
+        "The older name of `listings.query`: the published listings, searched.",
+        deprecated="the API reference no longer lists it; use `listings.query`",
     )
 
 
@@ -439,6 +443,10 @@ class MarketplaceStripeCustomer(Group):
     ] = OptionalCommand(
         "stripe_customer/delete_payment_method",
         "Remove the default payment method of the logged-in user's Stripe customer.",
+    )
+    delete: OptionalCommand[StripeCustomerDeleteParams, StripeCustomer] = OptionalCommand(
+        "stripe_customer/delete",
+        "Delete the logged-in user's Stripe customer (answering it, by assumption).",
     )
 
 

@@ -16,11 +16,12 @@ from pydantic import Field
 from flexclient.models._relations import ToOne, ToOneOrNone
 from flexclient.models._resource import Attributes, Resource, no_items
 
+# Models of the relationships, for the checkers: at run time each is looked up by name.
 if TYPE_CHECKING:
+    from flexclient.models.listings import Listing
     from flexclient.models.marketplace import Marketplace
-
-    # Models of the relationships, for the checkers: at run time each is looked up by name.
     from flexclient.models.messages import Message
+    from flexclient.models.transactions import Transaction
     from flexclient.models.users import User
 
 
@@ -74,14 +75,16 @@ class FileAttachmentAttributes(Attributes):
 
 
 class FileAttachment(Resource):
-    """A file attached to another resource; include `file` (e.g. `publicFileAttachments.file`
-    from a message) to read the file."""
+    """A file attached to another resource (a message, a listing, a transaction, a user);
+    include `file` (e.g. `publicFileAttachments.file` from a message) to read the file."""
 
     resource_type: ClassVar[str | None] = "fileAttachment"
     attributes: FileAttachmentAttributes = Field(default_factory=FileAttachmentAttributes)
 
     file: ClassVar[ToOne[File]] = ToOne("file")
     message: ClassVar[ToOneOrNone[Message]] = ToOneOrNone("message")
+    listing: ClassVar[ToOneOrNone[Listing]] = ToOneOrNone("listing")
+    transaction: ClassVar[ToOneOrNone[Transaction]] = ToOneOrNone("transaction")
 
 
 class FileUploadAttributes(Attributes):

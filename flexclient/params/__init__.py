@@ -107,6 +107,7 @@ if TYPE_CHECKING:
         StripeAccountUpdateParams as StripeAccountUpdateParams,
         StripeCustomerAddPaymentMethodParams as StripeCustomerAddPaymentMethodParams,
         StripeCustomerCreateParams as StripeCustomerCreateParams,
+        StripeCustomerDeleteParams as StripeCustomerDeleteParams,
         StripeCustomerDeletePaymentMethodParams as StripeCustomerDeletePaymentMethodParams,
         StripePersonsCreateParams as StripePersonsCreateParams,
         StripeSetupIntentsCreateParams as StripeSetupIntentsCreateParams,

@@ -6,9 +6,10 @@ the URL `file_uploads.create` gives; it is read through a short-lived URL from
 attached to something, by the attachment's ID).
 """
 
+import datetime as dt
 from typing import Required, TypedDict
 
-from flexclient.params._common import Id, PageOptions, QueryOptions, ShowParams
+from flexclient.params._common import Id, Ids, PageOptions, QueryOptions, ShowParams
 
 
 class _FileMetadata(TypedDict):
@@ -54,19 +55,30 @@ class FileDownloadsCreateParams(TypedDict, total=False):
     fileId: Id
 
 
-class FilesCreateParams(_FileMetadata):
-    """Integration `files.create`: the file's name, MIME type and size in bytes."""
-
-
-class FilesQueryParams(PageOptions, total=False):
-    """Integration `files.query`: files, optionally of one owner; include `owner`,
-    `marketplace`."""
+class FilesCreateParams(_FileMetadata, total=False):
+    """Integration `files.create`: the file's name, MIME type and size in bytes, and
+    `ownerId`, the user who owns it."""
 
     ownerId: Id
 
 
+class FilesQueryParams(PageOptions, total=False):
+    """Integration `files.query`: files, filtered by owner, message, IDs and creation time;
+    include `owner`, `marketplace`."""
+
+    ownerId: Id
+    messageId: Id
+    ids: Ids
+    createdAtStart: dt.datetime
+    createdAtEnd: dt.datetime
+
+
 class FileAttachmentsQueryParams(PageOptions, total=False):
-    """Integration `file_attachments.query`: attachments, optionally of one message;
-    include `file`, `message`."""
+    """Integration `file_attachments.query`: attachments, filtered by what they are
+    attached to (a message, a listing, a transaction) or by their files; include `file`,
+    `message`, `listing`, `transaction`."""
 
     messageId: Id
+    listingId: Id
+    transactionId: Id
+    fileIds: Ids

@@ -83,6 +83,7 @@ class _ListingFields(TypedDict, total=False):
     publicData: ExtendedData
     privateData: ExtendedData
     images: Sequence[Id]
+    protectedFileAttachments: FileAttachments
 
 
 class OwnListingsShowParams(ShowParams, total=False):
@@ -97,7 +98,6 @@ class OwnListingsCreateParams(_ListingFields, total=False):
     """`own_listings.create`."""
 
     title: Required[str]
-    protectedFileAttachments: FileAttachments
 
 
 class OwnListingsCreateDraftParams(_ListingFields, total=False):

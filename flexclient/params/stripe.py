@@ -71,3 +71,9 @@ class StripeCustomerAddPaymentMethodParams(TypedDict):
 
 class StripeCustomerDeletePaymentMethodParams(TypedDict, total=False):
     """`stripe_customer.delete_payment_method`: no parameters."""
+
+
+class StripeCustomerDeleteParams(TypedDict, total=False):
+    """`stripe_customer.delete`: no parameters. The endpoint is in Sharetribe's API credit
+    usage reference (a Standard write) but its parameters are documented nowhere we could
+    read: none are assumed, as for `delete_payment_method`."""

@@ -1,6 +1,7 @@
 """Parameters of the marketplace, users, current user and password reset endpoints."""
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Literal, Required, TypedDict
 
 from flexclient.params._common import (
@@ -117,16 +118,22 @@ class CurrentUserSendVerificationEmailParams(TypedDict, total=False):
 
 class CurrentUserCreateStripeAccountParams(TypedDict, total=False):
     """`current_user.create_stripe_account`, replaced by `stripe_account.create`. The API
-    reference no longer documents it; these are the keys the web template sent."""
+    reference no longer documents it; these are the keys the web template sent, and
+    `requestedCapabilities`, which the SDK's typings add."""
 
     accountToken: str
     bankAccountToken: str
     country: str
+    requestedCapabilities: Sequence[str]
 
 
 class CurrentUserUpdateStripeAccountParams(TypedDict, total=False):
     """`current_user.update_stripe_account`, replaced by `stripe_account.update`. The API
-    reference no longer documents it nor its keys."""
+    reference no longer documents it; these are the keys the SDK's typings give it."""
+
+    accountToken: str
+    bankAccountToken: str
+    requestedCapabilities: Sequence[str]
 
 
 class CurrentUserDeleteStripeAccountParams(TypedDict, total=False):
@@ -156,6 +163,7 @@ class IntegrationUsersUpdateProfileParams(_Profile, total=False):
     lastName: str
     metadata: ExtendedData
     profileImageId: Id | None
+    privateFileAttachments: FileAttachments
 
 
 class UsersApproveParams(IdParams):
@@ -171,8 +179,11 @@ class UsersUpdatePermissionsParams(TypedDict, total=False):
     read: Permission
 
 
-class UsersVerifyEmailParams(IdParams):
-    """Integration `users.verify_email`: marks the user's email verified."""
+class UsersVerifyEmailParams(IdParams, total=False):
+    """Integration `users.verify_email`: marks the user's email verified; `email`, the
+    address verified (not required here: the reference could not be read to say)."""
+
+    email: str
 
 
 # The name of an earlier version, kept for the code written with it.

@@ -251,6 +251,14 @@ class FakeApp:
                 elif action == "revoke":
                     self.grant(request)
                     body = _auth_api.revoke(self.state, form)
+                elif action == "multitenant/token":
+                    body = _auth_api.multitenant_token(self.state, self.clients, form)
+                elif action == "multitenant/auth_with_idp":
+                    body = _auth_api.multitenant_auth_with_idp(self.state, self.clients, form)
+                elif action == "multitenant/client_data" and request.method == "GET":
+                    bearer = request.headers.get("Authorization", "").removeprefix("Bearer ")
+                    _auth_api.check_tenant(self.clients, bearer)
+                    body = _auth_api.client_data(self.clients)
                 else:
                     raise _auth_api.AuthFailure(404, "not_found", "No such path")
         except _auth_api.AuthFailure as failure:

@@ -1,13 +1,21 @@
 """The fake's Authentication API: `auth/token` with every grant, `auth/revoke`,
-`auth/auth_with_idp`. Form-encoded in, JSON out, OAuth2-style error bodies."""
+`auth/auth_with_idp`, and the multitenant ones (`auth/multitenant/token`, `client_data`,
+`auth_with_idp`). Form-encoded in, JSON out, OAuth2-style error bodies."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import datetime as dt
+import hashlib
+import hmac
+import json
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from flexclient._support.narrow import is_json_object
 from flexclient.testing import _state as s
 
 
@@ -23,11 +31,14 @@ class AuthFailure(Exception):
 
 @dataclass
 class Clients:
-    """The one application the fake knows: its client ID and secret, and token lifetime."""
+    """The one application the fake knows: its client ID and secret, and token lifetime; and
+    the hostname and secret a multitenant client names its marketplace with."""
 
     client_id: str
     client_secret: str
     token_ttl: float
+    hostname: str = "marketplace.example.com"
+    multitenant_client_secret: str = "fake-multitenant-secret"
 
     def grant(self, scope: str, user_id: Any = None, *, logged_in_as: bool = False) -> s.Grant:
         expires = s.now() + dt.timedelta(seconds=self.token_ttl)
@@ -96,3 +107,66 @@ def auth_with_idp(state: s.State, clients: Clients, form: Mapping[str, str]) -> 
 def revoke(state: s.State, form: Mapping[str, str]) -> dict[str, Any]:
     state.refresh_tokens.pop(form.get("token", ""), None)
     return {"action": "revoked"}
+
+
+# --- the multitenant endpoints: a JWT of the hostname, signed with the multitenant secret ----
+
+
+def _unpadded(segment: str) -> bytes:
+    return base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
+
+
+def check_tenant(clients: Clients, assertion: str) -> None:
+    """Accept a JWT (HS256) naming the fake's hostname, signed with its multitenant secret and
+    not expired (by the wall clock, which signed it); 401 otherwise, 404 for another
+    hostname."""
+    bad = AuthFailure(401, "invalid_client", "Invalid multitenant client secret token")
+    try:
+        header_part, claims_part, signature = assertion.split(".")
+        header: object = json.loads(_unpadded(header_part))
+        claims: object = json.loads(_unpadded(claims_part))
+        mac = _unpadded(signature)
+    except (ValueError, binascii.Error):
+        raise bad from None
+    secret = clients.multitenant_client_secret.encode()
+    signed = f"{header_part}.{claims_part}".encode()
+    if not (is_json_object(header) and is_json_object(claims)) or header.get("alg") != "HS256":
+        raise bad
+    if not hmac.compare_digest(mac, hmac.new(secret, signed, hashlib.sha256).digest()):
+        raise bad
+    expires = claims.get("exp")
+    if not isinstance(expires, int) or expires < time.time():
+        raise bad
+    if claims.get("hostname") != clients.hostname:
+        raise AuthFailure(404, "not_found", "No marketplace has that hostname")
+
+
+def client_data(clients: Clients) -> dict[str, Any]:
+    return {"client_id": clients.client_id}
+
+
+def multitenant_token(state: s.State, clients: Clients, form: Mapping[str, str]) -> dict[str, Any]:
+    check_tenant(clients, form.get("client_secret", ""))
+    grant_type = form.get("grant_type", "")
+    if grant_type == "multitenant_client_credentials":
+        answer = state.issue(clients.grant("public-read"), refreshable=False)
+    elif grant_type == "multitenant_token_exchange":
+        if form.get("scope") != "trusted:user":
+            raise AuthFailure(400, "invalid_scope", f"Unknown scope {form.get('scope')!r}")
+        subject = state.access_tokens.get(form.get("subject_token", ""))
+        if subject is None or subject.user_id is None or subject.expires_at < s.now():
+            raise AuthFailure(401, "invalid_grant", "Invalid subject token")
+        answer = state.issue(clients.grant("trusted:user", subject.user_id), refreshable=False)
+    else:
+        raise AuthFailure(400, "unsupported_grant_type", f"Unsupported grant type {grant_type!r}")
+    return {**answer, "client_data": client_data(clients)}
+
+
+def multitenant_auth_with_idp(
+    state: s.State, clients: Clients, form: Mapping[str, str]
+) -> dict[str, Any]:
+    check_tenant(clients, form.get("client_secret", ""))
+    user_id = state.idp_tokens.get((form.get("idp_id", ""), form.get("idp_token", "")))
+    if user_id is None:
+        raise AuthFailure(401, "invalid_grant", "The identity provider token is not valid")
+    return state.issue(clients.grant("user", user_id), refreshable=True)

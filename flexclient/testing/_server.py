@@ -45,6 +45,10 @@ class FakeMarketplace(Metered, LoopbackServer):
     which also ages the events; `stripe` is Stripe's side of payments (the browser
     confirming a payment, as Stripe.js).
 
+    `hostname` and `multitenant_client_secret` are what a `MultitenantClient` of the fake
+    names it by (`MultitenantClient(fake.hostname, fake.multitenant_client_secret,
+    base_url=fake.url)`).
+
     `usage` counts the credits its answers would cost on Sharetribe, as Sharetribe bills them
     (docs/credits.md): the requests to both APIs and the Authentication API by the status
     answered (injected faults too), image uploads with their image's bytes, and the bytes
@@ -77,6 +81,9 @@ class FakeMarketplace(Metered, LoopbackServer):
             self.state.processes[process.alias] = process
         self.stripe: FakeStripe = FakeStripe(self.state)
         self.clients: Clients = Clients(self.client_id, self.client_secret, token_ttl)
+        # What a `MultitenantClient` names this marketplace with.
+        self.hostname: str = self.clients.hostname
+        self.multitenant_client_secret: str = self.clients.multitenant_client_secret
         self.app: FakeApp = FakeApp(self.state, self.clients, ServerLimits.of(rate_limits))
         self._meters = self.app.meters
         super().__init__(port)

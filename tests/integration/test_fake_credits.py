@@ -366,6 +366,7 @@ def some_params(bound: object) -> dict[str, object]:
     return params
 
 
+@pytest.mark.filterwarnings("ignore:.* is deprecated:DeprecationWarning")  # the legacy two
 def test_the_client_and_the_fake_agree_over_every_endpoint_and_status(
     fake_marketplace: FakeMarketplace,
 ) -> None:

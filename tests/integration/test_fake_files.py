@@ -91,6 +91,19 @@ def test_upload_download_and_attach(
     attached = integration_client.file_attachments.query({"messageId": message.id}).data.data
     assert [a.id for a in attached] == [attachment_id]
 
+    # The filters of the Integration API's file queries.
+    integ = integration_client
+    assert [f.id for f in integ.files.query({"messageId": message.id}).data.data] == [shown.id]
+    assert [f.id for f in integ.files.query({"ids": [shown.id]}).data.data] == [shown.id]
+    assert integ.files.query({"ownerId": seller.current_user.show().data.data.id}).data.data == []
+    later = fake_marketplace.now + dt.timedelta(minutes=1)
+    assert integ.files.query({"createdAtStart": later}).data.data == []
+    assert [f.id for f in integ.files.query({"createdAtEnd": later}).data.data] == [shown.id]
+    by_file = integ.file_attachments.query({"fileIds": [shown.id]}).data.data
+    assert [a.id for a in by_file] == [attachment_id]
+    assert integ.file_attachments.query({"listingId": listing.id}).data.data == []
+    assert integ.file_attachments.query({"transactionId": tx.id}).data.data == []
+
 
 def test_storage_urls_expire(fake_marketplace: FakeMarketplace) -> None:
     sdk = login(fake_marketplace, "late@example.com")
@@ -100,12 +113,18 @@ def test_storage_urls_expire(fake_marketplace: FakeMarketplace) -> None:
 
 
 def test_the_operator_registers_and_uploads_a_file(
-    integration_client: IntegrationClient,
+    fake_marketplace: FakeMarketplace, integration_client: IntegrationClient
 ) -> None:
     made = integration_client.files.create(
         {"name": "terms.pdf", "mimeType": "application/pdf", "size": len(CONTENT)},
         {"expand": True},
     ).data.data
+    owner = login(fake_marketplace, "owner@example.com").current_user.show().data.data.id
+    owned = integration_client.files.create(
+        {"name": "a.pdf", "mimeType": "application/pdf", "size": 3, "ownerId": owner}
+    ).data.data
+    mine = integration_client.files.query({"ownerId": owner}).data.data
+    assert [f.id for f in mine] == [owned.id]
     target = integration_client.file_uploads.create({"fileId": made.id}).data.data.attributes
     headers = dict(target.headers)
     res = requests.put(str(target.url), data=CONTENT, headers=headers, timeout=10)

@@ -46,7 +46,8 @@ def test_a_connected_account(seller: MarketplaceClient) -> None:
     assert link.attributes.url and link.attributes.expires_at is not None
     person = seller.stripe_persons.create({"personToken": "cpt_123"}, {"expand": True}).data.data
     assert (person.attributes.stripe_person_id or "").startswith("person_")
-    seller.current_user.delete_stripe_account()
+    with pytest.deprecated_call(match="current_user/delete_stripe_account is deprecated"):
+        seller.current_user.delete_stripe_account()
     assert not seller.current_user.show().data.data.attributes.stripe_connected
 
 
@@ -77,3 +78,11 @@ def test_a_customer_and_payment_methods(seller: MarketplaceClient) -> None:
         {}, {"expand": True, "include": ["defaultPaymentMethod"]}
     ).data.data
     assert emptied.default_payment_method is None
+    deleted = seller.stripe_customer.delete({}, {"expand": True}).data.data
+    assert deleted.id == customer.id
+    me = seller.current_user.show({"include": ["stripeCustomer"]}).data.data
+    assert me.stripe_customer is None
+    with pytest.raises(NotFoundError):
+        seller.stripe_customer.delete()
+    again = seller.stripe_customer.create({}, {"expand": True}).data.data
+    assert again.id != customer.id

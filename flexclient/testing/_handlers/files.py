@@ -20,6 +20,8 @@ from flexclient._endpoints.table import MarketplaceEndpoints as Market
 from flexclient._support.narrow import is_mapping
 from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, Call, invalid, not_found
+from flexclient.testing._handlers._lookup import ids
+from flexclient.testing._handlers._sorting import created_within
 from flexclient.testing._routes import handles
 
 URL_LIFETIME = dt.timedelta(minutes=15)
@@ -75,7 +77,12 @@ def own_files_create(c: Call) -> dict[str, Any]:
 
 @handles(Integ.files.cls.create)
 def files_create(c: Call) -> dict[str, Any]:
-    return c.one(_register(c, None))
+    owner = c.body.get("ownerId")
+    if owner is not None:
+        owner = c.b_id("ownerId")
+        if owner not in c.state.users:
+            raise not_found("User")
+    return c.one(_register(c, owner))
 
 
 @handles(Market.own_files.cls.show)
@@ -83,14 +90,30 @@ def own_files_show(c: Call) -> dict[str, Any]:
     return c.one(_own_file(c, c.q_id()))
 
 
+def _linked(record: s.Record[Any], relationship: str, wanted: uuid.UUID | None) -> bool:
+    return wanted is None or record.one(relationship) == wanted
+
+
 @handles(Integ.files.cls.query)
 def files_query(c: Call) -> dict[str, Any]:
     owner = c.q("ownerId", uuid.UUID)
+    wanted = c.q("ids", ids)
+    message = c.q("messageId", uuid.UUID)
+    # The files of a message: those its attachments name.
+    of_message = {
+        a.one("file")
+        for a in c.state.table("fileAttachment").values()
+        if message is not None and a.one("message") == message
+    }
     found = [
         f
         for f in c.state.table("file").values()
-        if not f.attributes.deleted and (owner is None or f.one("owner") == owner)
+        if not f.attributes.deleted
+        and _linked(f, "owner", owner)
+        and (wanted is None or f.id in wanted)
+        and (message is None or f.id in of_message)
     ]
+    found = created_within(c, found)
     found.sort(key=lambda f: f.attributes.created_at, reverse=True)
     return c.page(found)
 
@@ -186,11 +209,15 @@ def files_show(c: Call) -> dict[str, Any]:
 
 @handles(Integ.file_attachments.cls.query)
 def attachments_query(c: Call) -> dict[str, Any]:
-    message = c.q("messageId", uuid.UUID)
+    # Attachments of the fake are of messages only: a listing or transaction finds none.
+    by = {name: c.q(f"{name}Id", uuid.UUID) for name in ("message", "listing", "transaction")}
+    files = c.q("fileIds", ids)
     found = [
         a
         for a in c.state.table("fileAttachment").values()
-        if not a.attributes.deleted and (message is None or a.one("message") == message)
+        if not a.attributes.deleted
+        and all(_linked(a, name, wanted) for name, wanted in by.items())
+        and (files is None or a.one("file") in files)
     ]
     return c.page(found)
 

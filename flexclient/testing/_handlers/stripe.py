@@ -207,3 +207,18 @@ def customer_delete_payment_method(c: Call) -> dict[str, Any]:
         c.state.table("stripePaymentMethod").pop(old, None)
     customer.link("defaultPaymentMethod", "stripePaymentMethod", None)
     return c.one(customer)
+
+
+@handles(Market.stripe_customer.cls.delete)
+def customer_delete(c: Call) -> dict[str, Any]:
+    # Undocumented: assumed to remove the customer and its payment method and to answer the
+    # customer, as `delete_payment_method` answers it.
+    me = c.user()
+    customer = _own_customer(c)
+    answer = c.one(customer)
+    old = customer.one("defaultPaymentMethod")
+    if old is not None:
+        c.state.table("stripePaymentMethod").pop(old, None)
+    del c.state.table("stripeCustomer")[customer.id]
+    me.link("stripeCustomer", "stripeCustomer", None)
+    return answer

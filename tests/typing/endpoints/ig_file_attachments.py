@@ -12,6 +12,7 @@ ID = uuid.uuid4()
 attached: list[FileAttachment] = integ.file_attachments.query(
     {"messageId": ID, "include": ["file"]}
 ).data.data
+integ.file_attachments.query({"listingId": ID, "transactionId": ID, "fileIds": [ID]})
 
 # A misspelled key, a value of the wrong type, a missing required key.
 # [mypy] Extra key "message" for TypedDict "FileAttachmentsQueryParams"

@@ -1,5 +1,6 @@
 """`files` endpoints of the Integration API: typed parameters and answers."""
 
+import datetime as dt
 import uuid
 
 from flexclient import IntegrationClient
@@ -13,6 +14,8 @@ file: File = integ.files.create(
     {"name": "a.pdf", "mimeType": "application/pdf", "size": 3}, {"expand": True}
 ).data.data
 files: list[File] = integ.files.query({"ownerId": ID, "include": ["owner"]}).data.data
+integ.files.create({"name": "a.pdf", "mimeType": "application/pdf", "size": 3, "ownerId": ID})
+integ.files.query({"messageId": ID, "ids": [ID], "createdAtStart": dt.datetime.now(dt.UTC)})
 
 # A misspelled key, a value of the wrong type, a missing required key.
 # [mypy] Extra key "owner" for TypedDict "FilesQueryParams"

@@ -16,6 +16,7 @@ made: Listing = integ.listings.create(
     {"expand": True},
 ).data.data
 integ.listings.update({"id": made.id, "title": "New", "metadata": {}})
+integ.listings.update({"id": made.id, "protectedFileAttachments": [ID]})
 integ.listings.show({"id": made.id})
 integ.listings.query(
     {"states": ["draft", "published"], "createdAtStart": NOW}, custom={"meta_rank": "1"}

@@ -20,6 +20,8 @@ integ.users.update_profile({"id": ID, "metadata": {"level": 3}}, {"expand": True
 integ.users.approve({"id": ID})
 integ.users.update_permissions({"id": ID, "postListings": "permission/deny"})
 integ.users.verify_email({"id": ID})
+integ.users.verify_email({"id": ID, "email": "a@example.com"})
+integ.users.update_profile({"id": ID, "privateFileAttachments": [{"fileId": ID}]})
 
 # A misspelled key, a value of the wrong type, a missing required key.
 # [mypy] Extra key "postListing" for TypedDict "UsersUpdatePermissionsParams"

@@ -32,7 +32,7 @@ sdk.current_user.delete({"currentPassword": "pw", "deleteFromStripe": True})
 sdk.current_user.verify_email({"verificationToken": "t"})
 sdk.current_user.send_verification_email()
 sdk.current_user.create_stripe_account({"accountToken": "ct_1", "country": "FI"})
-sdk.current_user.update_stripe_account()
+sdk.current_user.update_stripe_account({"requestedCapabilities": ["transfers"]})
 sdk.current_user.delete_stripe_account()
 
 # A misspelled key, a value of the wrong type, a missing required key.

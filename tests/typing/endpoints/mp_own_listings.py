@@ -34,6 +34,7 @@ sdk.own_listings.create_draft(
 sdk.own_listings.publish_draft({"id": ID}, {"expand": True})
 sdk.own_listings.discard_draft({"id": ID})
 sdk.own_listings.update({"id": ID, "title": "New", "price": None})
+sdk.own_listings.update({"id": ID, "protectedFileAttachments": [{"fileId": ID}]})
 sdk.own_listings.open({"id": ID})
 sdk.own_listings.close({"id": str(ID)})
 sdk.own_listings.add_image({"id": ID, "imageId": ID})

@@ -15,6 +15,7 @@ customer: StripeCustomer = sdk.stripe_customer.create(
 ).data.data
 sdk.stripe_customer.add_payment_method({"stripePaymentMethodId": "pm_2"})
 sdk.stripe_customer.delete_payment_method()
+sdk.stripe_customer.delete()  # deletes the customer (parameters undocumented: none assumed)
 
 # A misspelled key, a value of the wrong type, a missing required key.
 # [mypy] Extra key "paymentMethodId" for TypedDict "StripeCustomerCreateParams"
