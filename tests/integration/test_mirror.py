@@ -145,6 +145,17 @@ def change_everything(fake: FakeMarketplace) -> dict[str, uuid.UUID]:
     )
     host.transactions.transition({"id": tx.id, "transition": "transition/accept"})
     integ.listings.update({"id": room.id, "publicData": {"floor": 2}})
+    # Stock: a new total, then an adjustment; and an availability exception on the room.
+    integ.stock.compare_and_set({"listingId": made.id, "oldTotal": None, "newTotal": 5})
+    integ.stock_adjustments.create({"listingId": made.id, "quantity": -2})
+    host.availability_exceptions.create(
+        {
+            "listingId": room.id,
+            "start": midnight(fake, 10),
+            "end": midnight(fake, 11),
+            "seats": 0,
+        }
+    )
     leaving = _user(fake, "leaving@example.com")
     leaving_id = leaving.current_user.show().data.data.id
     return {
@@ -184,7 +195,8 @@ def _user(fake: FakeMarketplace, email: str) -> MarketplaceClient:
 
 def test_changes_through_both_apis_reach_the_mirror(demo: FakeMarketplace, tmp_path: Path) -> None:
     db = tmp_path / "market.db"
-    with mirror(demo, db) as m:
+    every_table = {"messages": True, "availability_exceptions": True, "stock_adjustments": True}
+    with mirror(demo, db, **every_table) as m:
         m.sync()
         ids = change_everything(demo)
         first = m.sync()
@@ -218,8 +230,12 @@ def test_changes_through_both_apis_reach_the_mirror(demo: FakeMarketplace, tmp_p
     sequence = sorted(int(e["sequence_id"] or 0) for e in events)
     assert len(set(sequence)) == len(sequence) and sequence[-1] == second.position
     store.close()
+    adjustments = [r for r in contents(db)["stock_adjustments"] if r[-2] == str(ids["made"])]
+    assert sorted(r[2] for r in adjustments) == [-2, 5]
+    exceptions = contents(db)["availability_exceptions"]
+    assert [(r[1], r[-1]) for r in exceptions] == [(0, str(ids["room"]))]
     # What followed the changes equals a copy made now.
-    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db")
+    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db", **every_table)
 
 
 def test_a_second_sync_changes_nothing(demo: FakeMarketplace, tmp_path: Path) -> None:
