@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -151,6 +152,16 @@ class FakeMarketplace(Metered, LoopbackServer):
             self.state.users[user.id] = user
             self.state.passwords[user.id] = password
         return user.id
+
+    def expire_tokens(self) -> None:
+        """Expire every access token now, as their lifetime passing would: the next call
+        with one is answered 401, and the client refreshes (refresh tokens stay valid).
+        Tests of refreshing need no sleep."""
+        with self.state.lock:
+            past = _state.now() - dt.timedelta(seconds=1)
+            tokens = self.state.access_tokens
+            for token, grant in tokens.items():
+                tokens[token] = dataclasses.replace(grant, expires_at=past)
 
     def login_as_code(self, user_id: uuid.UUID) -> str:
         """An authorization code for `login_as` of that user."""

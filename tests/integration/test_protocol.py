@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import time
 from collections.abc import Callable
 
 import pytest
@@ -18,6 +17,7 @@ from flexclient import (
     ParameterError,
     RateLimitError,
     RateLimits,
+    RequestTimeoutError,
     ServerError,
     Token,
 )
@@ -30,14 +30,14 @@ from tests.test_limits import FakeClock
 
 
 def test_expired_token_is_refreshed_and_the_call_retried(wire: WireFormatName) -> None:
-    with FakeMarketplace(token_ttl=0.5) as fake:
+    with FakeMarketplace() as fake:
         fake.add_user("a@example.com", "a-password")
         sdk = MarketplaceClient(
             fake.client_id, base_url=fake.url, wire_format=wire, retry_policy=NO_WAIT
         )
         sdk.login(username="a@example.com", password="a-password")
         first = sdk.token_store.get()
-        time.sleep(0.6)
+        fake.expire_tokens()  # as its lifetime passing would
         assert sdk.current_user.show().data.data.attributes.email == "a@example.com"
         second = sdk.token_store.get()
         assert (
@@ -160,10 +160,11 @@ def test_injected_faults(
     with pytest.raises(ServerError) as info:
         marketplace_client.marketplace.show()
     assert info.value.codes == ["boom"] and info.value.retries == 2
-    fake_marketplace.inject(path, delay=0.3)
-    started = time.monotonic()
-    marketplace_client.marketplace.show()
-    assert time.monotonic() - started >= 0.3
+    # Delayed answers: a client that waits less gives up, each try (the fake really waited).
+    fake_marketplace.inject(path, delay=1.0, times=10)
+    impatient = marketplace_client.with_options(timeout=0.2, retry_policy=NO_WAIT)
+    with pytest.raises(RequestTimeoutError):
+        impatient.marketplace.show()
 
 
 def test_dev_rate_limits_are_the_buckets_of_the_clients_dev_preset() -> None:
