@@ -118,11 +118,14 @@ def table(
     """Rows as aligned text columns: the given ones, or the first attributes and, for each
     relationship in `related`, the words that name it (`author.profile.display_name`)."""
     from flexclient._wire.values import display
-    from flexclient.models._display import LABELS
+    from flexclient.models._display import LABELS, readable
 
     if not rows:
         return "(no resources)"
+    explicit = columns
     if not columns:
+        # Money once, as `49.90 EUR`: its `.amount` and `.currency` only when asked for.
+        rows = [readable(r) for r in rows]
         names = [f"{rel}.{label}" for rel in related for label in LABELS]
         shown = [n for n in names if any(r.get(n) for r in rows)]
         keys = [
@@ -132,13 +135,21 @@ def table(
             and not any(k.startswith(f"{rel}.") for rel in related)
         ]
         columns = keys[: max(4, 8 - len(shown))] + shown
+    # Columns chosen with --columns show whole; the first ones, up to 40 characters.
+    widest = 40 if explicit is None else sys.maxsize
     cells = [[display(r.get(c)) for c in columns] for r in rows]
-    widths = [min(40, max(len(c), *(len(row[i]) for row in cells))) for i, c in enumerate(columns)]
+    widths = [
+        min(widest, max(len(c), *(len(row[i]) for row in cells))) for i, c in enumerate(columns)
+    ]
     line = "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))
     out = [line, "  ".join("-" * w for w in widths)]
     for row in cells:
-        out.append("  ".join(v[:w].ljust(w) for v, w in zip(row, widths, strict=True)))
-    return "\n".join(out)
+        out.append("  ".join(_cut(v, w).ljust(w) for v, w in zip(row, widths, strict=True)))
+    return "\n".join(line.rstrip() for line in out)
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _token_file(args: argparse.Namespace, client_id: str) -> FileTokenStore:
