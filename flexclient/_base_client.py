@@ -190,6 +190,8 @@ class BaseClient(ABC):
             raise ParameterError("client_secret", "must be a non-empty string")
         self.client_id = client_id
         self._client_secret = client_secret
+        if "base_url" in options and options["base_url"] is None:
+            options["base_url"] = self.default_base_url  # None is the default, as not given
         store = options.get("token_store")
         self._token_lock = threading.Lock()
         if _parent is None:

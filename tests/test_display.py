@@ -54,6 +54,7 @@ def test_short_reprs() -> None:
     env._repr_pretty_(printer, False)
     assert printer.out == repr(env)
     assert str(listing) == repr(listing)  # print() is as short
+    assert str(env) == repr(env)  # so is an envelope's: one line, not every field
 
 
 def test_empty_envelopes_read_naturally() -> None:
