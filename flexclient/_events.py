@@ -31,6 +31,7 @@ from flexclient.models import Event
 
 if TYPE_CHECKING:
     from flexclient._clients import IntegrationClient
+    from flexclient.params import EventType
 
 log = logging.getLogger("flexclient")
 
@@ -138,7 +139,7 @@ class FeedOptions(TypedDict, total=False):
 
     start_after_sequence_id: int | None
     created_at_start: dt.datetime | None
-    event_types: Sequence[str] | None
+    event_types: Sequence[EventType] | None
     resource_id: uuid.UUID | str | None
     related_resource_id: uuid.UUID | str | None
     position: PositionStore | None

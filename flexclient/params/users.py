@@ -1,6 +1,7 @@
 """Parameters of the marketplace, users, current user and password reset endpoints."""
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Literal, Required, TypedDict
 
 from flexclient.params._common import (
@@ -12,6 +13,7 @@ from flexclient.params._common import (
     QueryOptions,
     ShowParams,
 )
+from flexclient.params._values import Sort, UserSortKey
 
 Permission = Literal["permission/allow", "permission/deny"]
 
@@ -38,7 +40,7 @@ class UsersQueryParams(PageOptions, total=False):
 
     createdAtStart: dt.datetime
     createdAtEnd: dt.datetime
-    sort: str
+    sort: UserSortKey | Sequence[UserSortKey] | Sort
 
 
 class _Profile(TypedDict, total=False):
