@@ -143,7 +143,7 @@ def table(
     out = [line, "  ".join("-" * w for w in widths)]
     for row in cells:
         out.append("  ".join(_cut(v, w).ljust(w) for v, w in zip(row, widths, strict=True)))
-    return "\n".join(line.rstrip() for line in out)
+    return "\n".join(text.rstrip() for text in out)
 
 
 def _cut(text: str, width: int) -> str:
