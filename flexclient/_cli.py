@@ -458,11 +458,11 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    for name, default in GLOBAL_DEFAULTS.items():
-        if not hasattr(args, name):
-            setattr(args, name, default)
     try:
+        args = parser().parse_args(argv)  # --help prints here
+        for name, default in GLOBAL_DEFAULTS.items():
+            if not hasattr(args, name):
+                setattr(args, name, default)
         code: int = args.run(args)
         return code
     except BrokenPipeError:
