@@ -165,7 +165,7 @@ def test_one_serve_command_with_every_option(tmp_path: Path) -> None:
             },
             timeout=10,
         )
-        assert answer.json()["expires_in"] == 7  # --token-ttl
+        assert 0 < answer.json()["expires_in"] <= 7  # --token-ttl (the default is an hour)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
