@@ -106,6 +106,7 @@ def test_line_items_read_as_a_price_breakdown() -> None:
                     "includeFor": ["provider"],
                 },
             ],
+            "transitions": [{"transition": "transition/accept", "by": "provider"}],
         },
     }
     env = build_envelope({"data": [raw]})
@@ -117,6 +118,8 @@ def test_line_items_read_as_a_price_breakdown() -> None:
     table = env._repr_html_()
     assert f"<td>{day}, {commission}</td>" in table and "<td>147.00 EUR</td>" in table
     assert "Money(" not in table and "unit_price=" not in table
+    # Other nested values as their fields too, not pydantic's reprs.
+    assert "<td>transition: transition/accept, by: provider</td>" in table
 
 
 def test_records_with_relationships() -> None:

@@ -83,10 +83,15 @@ def readable(rec: Record) -> Record:
 
 def describe(model: BaseModel) -> str:
     """A nested value of an attribute (a line item, a transition, ...) as people read it in
-    a table cell: its fields that have a value, `name value`, with `display()`'s forms."""
+    a table cell: its fields that have a value, `name: value, ...`, with `display()`'s forms.
+
+    >>> from flexclient.models import TransactionTransition
+    >>> describe(TransactionTransition(transition="transition/accept", by="provider"))
+    'transition: transition/accept, by: provider'
+    """
     fields = [*type(model).model_fields, *(model.model_extra or {})]
     texts = [(name, display(getattr(model, name))) for name in fields]
-    return " ".join(f"{name} {text}" for name, text in texts if text)
+    return ", ".join(f"{name}: {text}" for name, text in texts if text)
 
 
 def dataframe(records: list[Record]) -> Any:
