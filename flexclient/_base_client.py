@@ -187,6 +187,8 @@ class Connection:
     ) -> None:
         """A new connection from `options`, or one derived from `_parent` with the `options`
         given changed, sharing its pool, meter and (on the same `base_url`) token store."""
+        if "base_url" in options and options["base_url"] is None:
+            options["base_url"] = self.default_base_url  # None is the default, as not given
         store = options.get("token_store")
         self._token_lock = threading.Lock()
         if _parent is None:

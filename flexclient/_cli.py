@@ -15,22 +15,20 @@ import json
 import os
 import signal
 import sys
-import threading
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flexclient._environment import (
-    INTEGRATION_BASE_URL_VAR,
     INTEGRATION_ID_VAR,
     INTEGRATION_SECRET_VAR,
-    MARKETPLACE_BASE_URL_VARS,
     MARKETPLACE_ID_VARS,
     MARKETPLACE_SECRET_VAR,
     base_url_from_env,
     from_env,
 )
+from flexclient._fake_serve import add_serve_options
 from flexclient._support.narrow import is_array, is_list
 
 # `flexclient --help` and mistakes in the command line answer at once: the client, requests
@@ -118,11 +116,14 @@ def table(
     """Rows as aligned text columns: the given ones, or the first attributes and, for each
     relationship in `related`, the words that name it (`author.profile.display_name`)."""
     from flexclient._wire.values import display
-    from flexclient.models._display import LABELS
+    from flexclient.models._display import LABELS, readable
 
     if not rows:
         return "(no resources)"
+    explicit = columns
     if not columns:
+        # Money once, as `49.90 EUR`: its `.amount` and `.currency` only when asked for.
+        rows = [readable(r) for r in rows]
         names = [f"{rel}.{label}" for rel in related for label in LABELS]
         shown = [n for n in names if any(r.get(n) for r in rows)]
         keys = [
@@ -132,13 +133,21 @@ def table(
             and not any(k.startswith(f"{rel}.") for rel in related)
         ]
         columns = keys[: max(4, 8 - len(shown))] + shown
+    # Columns chosen with --columns show whole; the first ones, up to 40 characters.
+    widest = 40 if explicit is None else sys.maxsize
     cells = [[display(r.get(c)) for c in columns] for r in rows]
-    widths = [min(40, max(len(c), *(len(row[i]) for row in cells))) for i, c in enumerate(columns)]
+    widths = [
+        min(widest, max(len(c), *(len(row[i]) for row in cells))) for i, c in enumerate(columns)
+    ]
     line = "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))
     out = [line, "  ".join("-" * w for w in widths)]
     for row in cells:
-        out.append("  ".join(v[:w].ljust(w) for v, w in zip(row, widths, strict=True)))
-    return "\n".join(out)
+        out.append("  ".join(_cut(v, w).ljust(w) for v, w in zip(row, widths, strict=True)))
+    return "\n".join(text.rstrip() for text in out)
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _token_file(args: argparse.Namespace, client_id: str) -> FileTokenStore:
@@ -292,39 +301,6 @@ def cmd_tail(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_fake_serve(args: argparse.Namespace) -> int:
-    """Serve the fake marketplace until Ctrl-C, printing the variables that point the
-    command line (and `MarketplaceClient()`, `IntegrationClient()`) at it."""
-    from flexclient.testing import DEMO_USERS, FakeMarketplace
-
-    stop = threading.Event()
-
-    def stopped(signum: int, frame: object) -> None:
-        stop.set()
-
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, stopped)
-    with FakeMarketplace(port=args.port, seed=None if args.empty else "demo") as fake:
-        exports = [
-            f"export {MARKETPLACE_BASE_URL_VARS[0]}={fake.url}",
-            f"export {MARKETPLACE_ID_VARS[0]}={fake.client_id}",
-            f"export {MARKETPLACE_SECRET_VAR}={fake.client_secret}",
-            f"export {INTEGRATION_BASE_URL_VAR}={fake.url}",
-            f"export {INTEGRATION_ID_VAR}={fake.client_id}",
-            f"export {INTEGRATION_SECRET_VAR}={fake.client_secret}",
-        ]
-        if args.env_file:
-            Path(args.env_file).write_text("\n".join(exports) + "\n", encoding="utf-8")
-        print(f"# The fake marketplace is at {fake.url} until Ctrl-C. In another shell:")
-        print("\n".join(exports))
-        if not args.empty:
-            print("# Demo users: " + ", ".join(f"{u[0]} / {u[1]}" for u in DEMO_USERS))
-        print("", flush=True)
-        while not stop.wait(0.2):
-            pass
-    return 0
-
-
 def cmd_demo(args: argparse.Namespace) -> int:
     from flexclient._demo import run
 
@@ -370,31 +346,74 @@ def cmd_credits(args: argparse.Namespace) -> int:
     return 0
 
 
-def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="flexclient", description=(__doc__ or "").split("\n\n")[0])
-    top.add_argument(
+# The options every command takes, before its name or after it (`flexclient login
+# --token-file F`). Unset they are left out of the namespace, so that one given before the
+# command is not overwritten by the command's parser; `main` fills in these defaults.
+GLOBAL_DEFAULTS: dict[str, object] = {
+    "client_id": None,
+    "client_secret": None,
+    "base_url": None,
+    "token_file": None,
+    "fake": False,
+    "usage": False,
+}
+
+
+def global_options() -> argparse.ArgumentParser:
+    """A parent parser of the options of `GLOBAL_DEFAULTS`."""
+    common = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
+    common.add_argument(
         "--client-id",
         help="default: $SHARETRIBE_SDK_CLIENT_ID (or $REACT_APP_SHARETRIBE_SDK_CLIENT_ID); "
         "with --integration $FLEX_INTEGRATION_CLIENT_ID",
     )
-    top.add_argument(
+    common.add_argument(
         "--client-secret",
         help="default: $SHARETRIBE_SDK_CLIENT_SECRET; with --integration "
         "$FLEX_INTEGRATION_CLIENT_SECRET",
     )
-    top.add_argument(
+    common.add_argument(
         "--base-url",
         help="the API host (default: $SHARETRIBE_SDK_BASE_URL, with --integration "
         "$FLEX_INTEGRATION_BASE_URL, else the real one)",
     )
-    top.add_argument("--token-file", help="where `login` keeps the token (default in ~/.config)")
-    top.add_argument("--fake", action="store_true", help="use the built-in fake marketplace")
-    top.add_argument(
+    common.add_argument("--token-file", help="where `login` keeps the token (default in ~/.config)")
+    common.add_argument("--fake", action="store_true", help="use the built-in fake marketplace")
+    common.add_argument(
         "--usage", action="store_true", help="print the credits and requests the command spent"
     )
-    commands = top.add_subparsers(dest="command", required=True)
+    return common
 
-    call = commands.add_parser("call", help="call any endpoint: GROUP.ACTION key=value ...")
+
+class Commands:
+    """Where commands are added: each takes the global options too."""
+
+    def __init__(self, parent: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+        self._actions = parent.add_subparsers(dest="command", required=True)
+        self._common = common
+
+    def add(
+        self, name: str, help: str, run: Callable[[argparse.Namespace], int] | None = None
+    ) -> argparse.ArgumentParser:
+        """A command `name`; `run(args) -> int` runs it (None for a group of commands)."""
+        command = self._actions.add_parser(name, help=help, parents=[self._common])
+        if run is not None:
+            command.set_defaults(run=run)
+        return command
+
+    def group(self, name: str, help: str) -> Commands:
+        """A command with commands of its own (`events tail`, `fake serve`)."""
+        return Commands(self.add(name, help), self._common)
+
+
+def parser() -> argparse.ArgumentParser:
+    common = global_options()
+    top = argparse.ArgumentParser(
+        prog="flexclient", description=(__doc__ or "").split("\n\n")[0], parents=[common]
+    )
+    commands = Commands(top, common)
+
+    call = commands.add("call", "call any endpoint: GROUP.ACTION key=value ...", cmd_call)
     call.add_argument("endpoint", help="e.g. listings.query, own_listings.create")
     call.add_argument("params", nargs="*", help="key=value (uuid:, money:A:CUR, json:, ...)")
     call.add_argument("--integration", action="store_true", help="the Integration API")
@@ -409,53 +428,49 @@ def parser() -> argparse.ArgumentParser:
     call.add_argument(
         "--include-related", type=lambda s: s.split(","), help="relationships in the table"
     )
-    call.set_defaults(run=cmd_call)
 
-    login = commands.add_parser("login", help="log in to the Marketplace API and keep the token")
+    login = commands.add("login", "log in to the Marketplace API and keep the token", cmd_login)
     login.add_argument("--username", required=True)
     login.add_argument("--password", help="default: $FLEX_PASSWORD, or asked")
-    login.set_defaults(run=cmd_login)
 
-    events = commands.add_parser("events", help="the Integration API's events")
-    tail = events.add_subparsers(dest="events_command", required=True).add_parser(
-        "tail", help="print events as they come"
+    tail = commands.group("events", "the Integration API's events").add(
+        "tail", "print events as they come", cmd_tail
     )
     tail.add_argument("--after", type=int, help="start after this sequence ID")
     tail.add_argument("--types", help="event types, comma-separated")
     tail.add_argument("--once", action="store_true", help="stop when caught up")
-    tail.set_defaults(run=cmd_tail)
 
-    fake = commands.add_parser("fake", help="the built-in fake marketplace")
-    serve = fake.add_subparsers(dest="fake_command", required=True).add_parser(
-        "serve", help="serve it until Ctrl-C and print the variables that point here at it"
+    add_serve_options(
+        commands.group("fake", "the built-in fake marketplace").add(
+            "serve", "serve it until Ctrl-C and print the variables that point here at it"
+        )
     )
-    serve.add_argument("--port", type=int, default=8765, help="port (0 picks a free one)")
-    serve.add_argument("--empty", action="store_true", help="no demo data")
-    serve.add_argument("--env-file", help="also write the export lines to this file")
-    serve.set_defaults(run=cmd_fake_serve)
 
-    demo = commands.add_parser("demo", help="a tour of flexclient against the fake marketplace")
-    demo.set_defaults(run=cmd_demo)
+    commands.add("demo", "a tour of flexclient against the fake marketplace", cmd_demo)
 
-    credits = commands.add_parser("credits", help="what each endpoint costs in credits")
+    credits = commands.add("credits", "what each endpoint costs in credits", cmd_credits)
     credits_shown = credits.add_mutually_exclusive_group()
     credits_shown.add_argument("--filter", default="", help="only paths containing this text")
     credits_shown.add_argument(
         "--price", metavar="CREDITS", help="what a month of this many credits costs in dollars"
     )
-    credits.set_defaults(run=cmd_credits)
 
     from flexclient.mirror._cli import add_commands
 
-    add_commands(commands, make_client)
+    add_commands(commands.group("mirror", "a local SQL copy of the marketplace"), make_client)
     return top
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
     try:
+        args = parser().parse_args(argv)  # --help prints here
+        for name, default in GLOBAL_DEFAULTS.items():
+            if not hasattr(args, name):
+                setattr(args, name, default)
         code: int = args.run(args)
         return code
+    except BrokenPipeError:
+        return _pipe_closed()
     except UsageError as exc:
         print(f"flexclient: {exc}", file=sys.stderr)
         return 2
@@ -474,3 +489,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise
     except KeyboardInterrupt:
         return 130
+
+
+def _pipe_closed() -> int:
+    """The reader of standard output went away (`flexclient ... | head`): stop quietly, as
+    Unix tools do, with the status of a process ended by SIGPIPE."""
+    # What is still buffered would fail again when Python flushes at exit: it goes nowhere.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 128 + signal.SIGPIPE

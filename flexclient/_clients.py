@@ -173,7 +173,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
                 client_secret = os.environ.get(MARKETPLACE_SECRET_VAR) or None
             # The API's address goes with the credentials (`flexclient fake serve` sets both).
             base_url = base_url_from_env(integration=False)
-            if base_url and "base_url" not in options:
+            if base_url and options.get("base_url") is None:
                 options["base_url"] = base_url
         super().__init__(client_id, client_secret, _parent=_parent, **options)
 
@@ -468,7 +468,7 @@ class IntegrationClient(IntegrationEndpoints, _OtherHosts):
         if client_id is None:
             client_id = from_env((INTEGRATION_ID_VAR,), "client_id")
             base_url = base_url_from_env(integration=True)
-            if base_url and "base_url" not in options:
+            if base_url and options.get("base_url") is None:
                 options["base_url"] = base_url
         if client_secret is None:
             client_secret = from_env((INTEGRATION_SECRET_VAR,), "client_secret")

@@ -44,7 +44,7 @@ class ClientOptions(TypedDict, total=False):
     """The keyword options both clients (and `with_options`) take; docs/usage.md's table says
     what each does."""
 
-    base_url: str
+    base_url: str | None
     token_store: TokenStore
     timeout: Timeout
     deadline: float | None

@@ -113,8 +113,9 @@ def test_login_then_logout(mock: requests_mock.Mocker, sdk: MarketplaceClient) -
         "password": "secret-pass",
         "scope": "user",
     }
-    assert sdk.auth_info().is_anonymous is False
+    assert sdk.auth_info().is_anonymous is False and sdk.auth_info().is_user_logged_in
     sdk.logout()
+    assert not sdk.auth_info().is_user_logged_in
     revoke = mock.request_history[-1]
     assert (
         form(revoke) == {"token": "user-refresh"}
@@ -691,3 +692,23 @@ def test_logout_waits_for_another_process_refreshing_a_shared_token_file(
     assert other.wait(10) == 0
     assert store.get() is None and not path.exists()
     assert revoked(mock) == ["r2"]
+
+
+@pytest.mark.parametrize(
+    ("token", "logged_in"),
+    [
+        (None, False),
+        (Token(access_token="a", scope="public-read"), False),
+        (Token(access_token="a", scope="user", refresh_token="r"), True),
+        (Token(access_token="a", scope="trusted:user", refresh_token="r"), True),
+        (Token(access_token="a", scope="user", refresh_token="r", is_logged_in_as=True), True),
+        (Token(access_token="a", scope="integ"), False),
+    ],
+)
+def test_auth_info_says_whether_a_user_is_logged_in(
+    sdk: MarketplaceClient, token: Token | None, logged_in: bool
+) -> None:
+    if token is not None:
+        sdk.token_store.set(token)
+    info = sdk.auth_info()
+    assert info.is_user_logged_in is logged_in

@@ -54,6 +54,7 @@ def test_short_reprs() -> None:
     env._repr_pretty_(printer, False)
     assert printer.out == repr(env)
     assert str(listing) == repr(listing)  # print() is as short
+    assert str(env) == repr(env)  # so is an envelope's: one line, not every field
 
 
 def test_empty_envelopes_read_naturally() -> None:
@@ -73,9 +74,52 @@ def test_html_is_escaped_and_complete() -> None:
     table = env._repr_html_()
     assert "&lt;b&gt;Road&lt;/b&gt; bike" in table and "<b>Road" not in table
     assert table.count("<tr>") == 3  # header and two listings
-    assert "price.amount" in table and "5000" in table
+    # Money once, in major units with its currency: no minor-unit numbers for people.
+    assert "<th>price</th>" in table and "<td>50.00 USD</td>" in table
+    assert "price.amount" not in table and "5000" not in table
     one = env.data[0]._repr_html_()
     assert "<caption>" in one and "public_data.category" in one
+    assert "<th>price</th><td>50.00 USD</td>" in one and "price.currency" not in one
+
+
+def test_line_items_read_as_a_price_breakdown() -> None:
+    raw = {
+        "id": sample.LISTING,
+        "type": "transaction",
+        "attributes": {
+            "payinTotal": {"amount": 14700, "currency": "EUR"},
+            "lineItems": [
+                {
+                    "code": "line-item/day",
+                    "unitPrice": {"amount": 4900, "currency": "EUR"},
+                    "quantity": "3",
+                    "lineTotal": {"amount": 14700, "currency": "EUR"},
+                    "reversal": False,
+                    "includeFor": ["customer", "provider"],
+                },
+                {
+                    "code": "line-item/provider-commission",
+                    "unitPrice": {"amount": 14700, "currency": "EUR"},
+                    "percentage": "-10",
+                    "lineTotal": {"amount": -1470, "currency": "EUR"},
+                    "reversal": False,
+                    "includeFor": ["provider"],
+                },
+            ],
+            "transitions": [{"transition": "transition/accept", "by": "provider"}],
+        },
+    }
+    env = build_envelope({"data": [raw]})
+    day, commission = env.data[0].attributes.line_items
+    assert str(day) == "line-item/day 3 x 49.00 EUR = 147.00 EUR for customer/provider"
+    assert str(commission) == (
+        "line-item/provider-commission -10% of 147.00 EUR = -14.70 EUR for provider"
+    )
+    table = env._repr_html_()
+    assert f"<td>{day}, {commission}</td>" in table and "<td>147.00 EUR</td>" in table
+    assert "Money(" not in table and "unit_price=" not in table
+    # Other nested values as their fields too, not pydantic's reprs.
+    assert "<td>transition: transition/accept, by: provider</td>" in table
 
 
 def test_records_with_relationships() -> None:
@@ -84,6 +128,7 @@ def test_records_with_relationships() -> None:
     first = rows[0]
     assert first["id"] == sample.LISTING and first["title"] == "<b>Road</b> bike"
     assert (first["price.amount"], first["price.currency"]) == (5000, "USD")
+    assert first["price"] == Money(5000, "USD")  # shown `50.00 USD` in tables
     assert (first["geolocation.lat"], first["geolocation.lng"]) == (60.16, 24.93)
     assert first["public_data.category"] == "road" and first["someFutureAttribute.x"] == 1
     assert first["author.profile.display_name"] == "Jane D" and first["author.id"] == sample.USER

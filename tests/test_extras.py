@@ -38,7 +38,8 @@ def test_a_missing_package_names_its_extra(
         use()  # type: ignore[operator]
     assert isinstance(info.value, ImportError) and isinstance(info.value, FlexError)
     # The package itself: the `flexclient` on PyPI is another project.
-    assert f'pip install {modules[0]} (flexclient\'s "{extra}" extra)' in str(info.value)
+    hint = f'pip install {modules[0]} (the "{extra}" extra of sharetribe-flexclient)'
+    assert hint in str(info.value)
     assert "flexclient[" not in str(info.value)
     assert info.value.extra == extra and info.value.package == modules[0]
 

@@ -54,6 +54,11 @@ def test_the_example_notebook_runs_in_a_kernel() -> None:
     assert "Event" in shown(cells[6])
     # The demo's history: transactions in several states, messages, reviews.
     history = shown(cells[7])
+    # Money and line items as people read them, in the HTML table as in the text.
+    for form in ("text/plain", "text/html"):
+        table = shown(cells[7], form)
+        assert " EUR" in table and "line-item/day" in table
+        assert "Money(" not in table and "unit_price=" not in table
     assert all(
         f"transition/{name}" in history
         for name in ("accept", "decline", "cancel", "expire-payment", "review-2-by-provider")

@@ -302,3 +302,16 @@ def test_the_transports_take_the_options_as_they_are() -> None:
         assert other.timeout == options.timeout and other.retry is options.retry_policy
         assert other.deadline is None and other.limiter is None and other._slots is None
         client.close()
+
+
+def test_base_url_none_is_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert MarketplaceClient("id", base_url=None).base_url == "https://flex-api.sharetribe.com"
+    integ = IntegrationClient("id", "secret", base_url=None)
+    assert integ.base_url == "https://flex-integ-api.sharetribe.com"
+    # As if not given: a derived client goes back to the real host ...
+    local = MarketplaceClient("id", base_url=MP)
+    assert local.with_options(base_url=None).base_url == "https://flex-api.sharetribe.com"
+    # ... and a client made from the environment takes the environment's.
+    monkeypatch.setenv("SHARETRIBE_SDK_CLIENT_ID", "env-id")
+    monkeypatch.setenv("SHARETRIBE_SDK_BASE_URL", MP)
+    assert MarketplaceClient(base_url=None).base_url == MP

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import json
+import typing
 import uuid
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import requests_mock
 
+import flexclient.params
 from flexclient import IntegrationClient, LatLng, LatLngBounds, MarketplaceClient, ParameterError
+from flexclient.params import Sort
 from tests.conftest import MP
 
 
@@ -121,3 +127,33 @@ def test_ids_as_strings_are_sent_as_is(offline: requests_mock.Mocker) -> None:
     ident = str(uuid.uuid4())
     sdk.listings.show({"id": ident})
     assert offline.last_request is not None and offline.last_request.url.endswith(f"?id={ident}")
+
+
+def test_the_closed_value_sets_are_the_apis() -> None:
+    # The Literal types of flexclient.params hold exactly the values the API defines (the
+    # type tests under tests/typing show the checkers holding code to them).
+    facts = json.loads((Path(__file__).parent / "data" / "closed_values.json").read_text())
+    del facts["_source"]
+    for name, values in facts.items():
+        assert list(typing.get_args(getattr(flexclient.params, name))) == values, name
+
+
+def test_several_values_of_a_closed_set_are_sent_comma_joined(
+    offline: requests_mock.Mocker,
+) -> None:
+    integ = IntegrationClient("client-id", "secret", base_url=MP)
+    offline.post(f"{MP}/v1/auth/token", json={"access_token": "t", "scope": "integ"})
+    offline.get(
+        f"{MP}/v1/integration_api/listings/query",
+        content=b'["^ ","~:data",[]]',
+        headers={"Content-Type": "application/transit+json"},
+    )
+    integ.listings.query({"states": ["draft", "published"], "sort": ["-price", "createdAt"]})
+    assert offline.last_request is not None
+    assert (
+        urlsplit(str(offline.last_request.url)).query
+        == "states=draft,published&sort=-price,createdAt"
+    )
+    # Extended-data keys go in a Sort, as the API reads them.
+    integ.listings.query({"sort": Sort("pub_rank,-createdAt")})
+    assert urlsplit(str(offline.last_request.url)).query == "sort=pub_rank,-createdAt"

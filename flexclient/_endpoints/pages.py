@@ -6,7 +6,8 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from flexclient._errors import PaginationLimitWarning, ParameterError, require
+from flexclient._errors import PaginationLimitWarning, ParameterError
+from flexclient._http.progress import progress_bar
 
 
 def pages(
@@ -63,7 +64,7 @@ def items(
         raise ParameterError("max_items", "must be 0 or more")
     if max_items == 0:
         return
-    bar = _progress_bar() if progress else None
+    bar = progress_bar(unit=" resources") if progress else None
     given = 0
     try:
         for res in pages(fetch, params, None):
@@ -81,8 +82,3 @@ def items(
     finally:
         if bar is not None:
             bar.close()
-
-
-def _progress_bar() -> Any:
-    tqdm = require("tqdm.auto", "progress", "a progress bar").tqdm
-    return tqdm(unit=" resources")

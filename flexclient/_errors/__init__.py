@@ -126,18 +126,20 @@ class MissingExtraError(FlexError, ImportError):
     """An optional package a feature needs is not installed; the message says how to install
     it, and names flexclient's extra that includes it.
 
-    The hint installs the package itself, not `flexclient[extra]`: flexclient is installed
-    from its source, and the `flexclient` on PyPI is another project.
+    The hint installs the package itself, not `flexclient[extra]`: the distribution is
+    `sharetribe-flexclient`, installed from its source, and the `flexclient` on PyPI is
+    another project.
 
     >>> print(MissingExtraError("tqdm", "progress", "a progress bar"))
-    a progress bar needs tqdm: pip install tqdm (flexclient's "progress" extra)
+    a progress bar needs tqdm: pip install tqdm (the "progress" extra of sharetribe-flexclient)
     """
 
     def __init__(self, package: str, extra: str, feature: str) -> None:
         self.package = package
         self.extra = extra
         super().__init__(
-            f'{feature} needs {package}: pip install {package} (flexclient\'s "{extra}" extra)'
+            f"{feature} needs {package}: pip install {package}"
+            f' (the "{extra}" extra of sharetribe-flexclient)'
         )
         self.name: str | None = package
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO, NamedTuple, cast
 
 from flexclient._errors import ParameterError, require
+from flexclient._http.progress import progress_bar
 from flexclient._wire.value_types import Money
 from flexclient._wire.values import Unwritable, as_text
 
@@ -234,7 +235,7 @@ class MultipartBody(io.RawIOBase):
 
 def upload_bar(then: ProgressCallback | None) -> ProgressCallback:
     """A progress callback that draws a tqdm bar (and calls `then` too, if given)."""
-    tqdm = require("tqdm.auto", "progress", "a progress bar").tqdm
+    require("tqdm.auto", "progress", "a progress bar")  # without it, the error now
     bar: Any = None
 
     def update(progress: UploadProgress) -> None:
@@ -242,7 +243,7 @@ def upload_bar(then: ProgressCallback | None) -> ProgressCallback:
         if bar is None or progress.loaded < bar.n:  # a new attempt starts from zero
             if bar is not None:
                 bar.close()
-            bar = tqdm(total=progress.total, unit="B", unit_scale=True, desc="upload")
+            bar = progress_bar(total=progress.total, unit="B", desc="upload")
         bar.update(progress.loaded - bar.n)
         if progress.loaded >= progress.total:
             bar.close()

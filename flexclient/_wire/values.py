@@ -282,7 +282,9 @@ def display(value: object) -> str:
     if isinstance(value, float):
         return js_number(value) if math.isfinite(value) else str(value)
     if is_array(value):
-        return ", ".join(display(v) for v in value)
+        texts = [display(v) for v in value]
+        # Items that hold commas of their own (line items, points) are told apart by "; ".
+        return ("; " if any(", " in t for t in texts) else ", ").join(texts)
     if is_dict(value):
         return json.dumps(jsonable(value), ensure_ascii=False)
     return str(value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flexclient.mirror._names import DEFAULT_POLL_INTERVAL, OPTIONAL_TABLES
 
@@ -13,17 +13,17 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
     from flexclient._base_client import BaseClient
+    from flexclient._cli import Commands
 
     MakeClient = Callable[[argparse.Namespace, bool], AbstractContextManager[BaseClient]]
 
 
-def add_commands(commands: Any, make_client: MakeClient) -> None:
-    """Add `mirror sync` and `mirror status` to the command line's subcommands."""
-    mirror = commands.add_parser("mirror", help="a local SQL copy of the marketplace")
-    actions = mirror.add_subparsers(dest="mirror_command", required=True)
-
-    sync = actions.add_parser(
-        "sync", help="copy the marketplace (Integration API) into DATABASE, or bring it up to date"
+def add_commands(mirror: Commands, make_client: MakeClient) -> None:
+    """Add `sync` and `status` to the command line's `mirror` group."""
+    sync = mirror.add(
+        "sync",
+        "copy the marketplace (Integration API) into DATABASE, or bring it up to date",
+        functools.partial(_sync, make_client=make_client),
     )
     sync.add_argument("database", help="sqlite:///path/to/market.db")
     sync.add_argument("--follow", action="store_true", help="keep following the events")
@@ -42,11 +42,9 @@ def add_commands(commands: Any, make_client: MakeClient) -> None:
     sync.add_argument(
         "--allow-fast-polling", action="store_true", help="allow polling under every 10 s"
     )
-    sync.set_defaults(run=functools.partial(_sync, make_client=make_client))
 
-    status = actions.add_parser("status", help="position, lag, rows and credits a day")
+    status = mirror.add("status", "position, lag, rows and credits a day", _status)
     status.add_argument("database", help="sqlite:///path/to/market.db")
-    status.set_defaults(run=_status)
 
 
 def _sync(args: argparse.Namespace, make_client: MakeClient) -> int:

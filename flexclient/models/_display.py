@@ -2,9 +2,13 @@
 
 A record is one resource as a flat dict: `id`, `type`, every attribute under its snake_case
 name, nested values joined with dots (`profile.display_name`, `public_data.category`), money
-and locations split into numbers (`price.amount`, `price.currency`, `geolocation.lat`), and
-chosen relationships: a to-one one flattened under its name (`author.profile.display_name`),
-a to-many one as `images.count` and `images.ids`.
+as the `Money` itself (`price`, shown `49.90 EUR`) and as numbers (`price.amount`,
+`price.currency`), locations split into numbers (`geolocation.lat`), and chosen
+relationships: a to-one one flattened under its name (`author.profile.display_name`), a
+to-many one as `images.count` and `images.ids`.
+
+Tables drawn for people (HTML in notebooks, the command line's `-o table`) show each money
+value once, in major units with its currency: `readable()` leaves out the numbers.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ _HTML_ROWS = 50
 
 def _flatten(value: Any, prefix: str, out: Record) -> None:
     if isinstance(value, Money):
+        out[prefix] = value
         out[f"{prefix}.amount"] = value.amount
         out[f"{prefix}.currency"] = value.currency
     elif isinstance(value, LatLng):
@@ -64,6 +69,31 @@ def record(resource: Resource, relationships: Sequence[str] = ()) -> Record:
     return out
 
 
+def readable(rec: Record) -> Record:
+    """A record as tables show it to people: money once, as `Money` (`49.90 EUR`), without
+    its `.amount` and `.currency` numbers."""
+    parts = {
+        f"{key}.{part}"
+        for key, value in rec.items()
+        if isinstance(value, Money)
+        for part in ("amount", "currency")
+    }
+    return {k: v for k, v in rec.items() if k not in parts}
+
+
+def describe(model: BaseModel) -> str:
+    """A nested value of an attribute (a line item, a transition, ...) as people read it in
+    a table cell: its fields that have a value, `name: value, ...`, with `display()`'s forms.
+
+    >>> from flexclient.models import TransactionTransition
+    >>> describe(TransactionTransition(transition="transition/accept", by="provider"))
+    'transition: transition/accept, by: provider'
+    """
+    fields = [*type(model).model_fields, *(model.model_extra or {})]
+    texts = [(name, display(getattr(model, name))) for name in fields]
+    return ", ".join(f"{name}: {text}" for name, text in texts if text)
+
+
 def dataframe(records: list[Record]) -> Any:
     pd = require("pandas", "pandas", "to_dataframe()")
     return pd.DataFrame.from_records(records)
@@ -97,13 +127,15 @@ def _cell(value: Any) -> str:
 
 def html_fields(rec: Record, caption: str) -> str:
     """One record as a two-column table of fields and values."""
-    rows = "".join(f"<tr><th>{_escape(k)}</th><td>{_cell(v)}</td></tr>" for k, v in rec.items())
+    rows = "".join(
+        f"<tr><th>{_escape(k)}</th><td>{_cell(v)}</td></tr>" for k, v in readable(rec).items()
+    )
     return f"<table><caption>{_escape(caption)}</caption><tbody>{rows}</tbody></table>"
 
 
 def html_table(records: Iterable[Record], caption: str = "") -> str:
     rows = list(records)
-    shown = rows[:_HTML_ROWS]
+    shown = [readable(row) for row in rows[:_HTML_ROWS]]
     columns: list[str] = []
     for row in shown:
         columns.extend(k for k in row if k not in columns)

@@ -104,6 +104,9 @@ class Envelope(BaseModel, Generic[D]):
     def __repr__(self) -> str:
         return f"<Envelope: {self._summary()}>"
 
+    # print() shows the same one line, not pydantic's every field (`to_records()` has them).
+    __str__ = __repr__
+
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         p.text(repr(self))
 

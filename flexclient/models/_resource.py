@@ -24,7 +24,7 @@ from flexclient._errors import ParameterError, RelationshipNotIncludedError, Rel
 from flexclient._support.frozen import Frozen
 from flexclient._support.narrow import is_dict, is_list, is_set, is_str
 from flexclient._wire.values import uuid_value
-from flexclient.models._display import html_fields, record, short_repr
+from flexclient.models._display import describe, html_fields, record, short_repr
 from flexclient.models._relations import NO_RESPONSE_LINKS, Relation
 
 
@@ -69,9 +69,16 @@ WIRE_CONFIG = ConfigDict(
 
 
 class WireModel(BaseModel):
-    """Base of the attribute models: camelCase aliases (`wire_name`), unknown keys kept."""
+    """Base of the attribute models: camelCase aliases (`wire_name`), unknown keys kept.
+
+    `str()` (and so `print()` and table cells) is its fields that have a value, as people
+    read them; `repr()` stays pydantic's.
+    """
 
     model_config: ClassVar[ConfigDict] = WIRE_CONFIG
+
+    def __str__(self) -> str:
+        return describe(self)
 
 
 def _serialized_as(schema: CoreSchema, serialization: core_schema.SerSchema) -> CoreSchema:

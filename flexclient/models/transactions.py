@@ -39,6 +39,22 @@ class LineItem(WireModel):
     reversal: bool | None = None
     include_for: list[str] = Field(default_factory=no_items)
 
+    def __str__(self) -> str:
+        """`line-item/day 3 x 49.00 EUR = 147.00 EUR for customer/provider`: the line as a
+        price breakdown reads, in table cells and `print()`."""
+        if self.percentage is not None:
+            basis = f"{self.percentage}% of {self.unit_price}"
+        else:
+            count = self.quantity if self.quantity is not None else self.units
+            seats = f" x {self.seats} seats" if self.seats is not None else ""
+            basis = f"{count} x {self.unit_price}{seats}"
+        text = f"{self.code} {basis} = {self.line_total}"
+        if self.reversal:
+            text += " (reversal)"
+        if self.include_for:
+            text += f" for {'/'.join(self.include_for)}"
+        return text
+
 
 class TransactionTransition(WireModel):
     """A transition the transaction went through: its name, when, and by whom (`by`)."""

@@ -37,6 +37,23 @@ if TYPE_CHECKING:
         Readable as Readable,
         ShowParams as ShowParams,
     )
+    from flexclient.params._values import (
+        Availability as Availability,
+        AvailabilityPlanType as AvailabilityPlanType,
+        BookingState as BookingState,
+        DayOfWeek as DayOfWeek,
+        EventType as EventType,
+        ListingCreateState as ListingCreateState,
+        ListingSortKey as ListingSortKey,
+        ListingState as ListingState,
+        ReviewState as ReviewState,
+        ReviewType as ReviewType,
+        Sort as Sort,
+        StockMode as StockMode,
+        StockReservationState as StockReservationState,
+        TransactionSortKey as TransactionSortKey,
+        UserSortKey as UserSortKey,
+    )
     from flexclient.params.availability import (
         AvailabilityExceptionsCreateParams as AvailabilityExceptionsCreateParams,
         AvailabilityExceptionsDeleteParams as AvailabilityExceptionsDeleteParams,

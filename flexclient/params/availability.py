@@ -4,6 +4,7 @@ import datetime as dt
 from typing import Required, TypedDict
 
 from flexclient.params._common import Id, IdParams, PageOptions
+from flexclient.params._values import BookingState
 
 
 class AvailabilityExceptionsQueryParams(PageOptions, total=False):
@@ -48,4 +49,4 @@ class BookingsQueryParams(PageOptions, total=False):
     listingId: Required[Id]
     start: Required[dt.datetime]
     end: Required[dt.datetime]
-    state: str
+    state: BookingState

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from typing import TypedDict
 
 from flexclient.params._common import Id
+from flexclient.params._values import EventType
 
 
 class EventsQueryParams(TypedDict, total=False):
@@ -13,7 +14,7 @@ class EventsQueryParams(TypedDict, total=False):
 
     startAfterSequenceId: int
     createdAtStart: dt.datetime
-    eventTypes: Sequence[str] | str
+    eventTypes: Sequence[EventType] | EventType
     resourceId: Id
     relatedResourceId: Id
     perPage: int

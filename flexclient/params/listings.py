@@ -15,13 +15,23 @@ from flexclient.params._common import (
     PageOptions,
     ShowParams,
 )
+from flexclient.params._values import (
+    Availability,
+    AvailabilityPlanType,
+    DayOfWeek,
+    ListingCreateState,
+    ListingSortKey,
+    ListingState,
+    Sort,
+    StockMode,
+)
 
 
 class AvailabilityPlanEntry(TypedDict, total=False):
     """One entry of an availability plan: a day of the week (`mon` ... `sun`) and its
     seats; time plans add `startTime` and `endTime` (`"09:00"`)."""
 
-    dayOfWeek: Required[str]
+    dayOfWeek: Required[DayOfWeek]
     seats: Required[int]
     startTime: str
     endTime: str
@@ -31,7 +41,7 @@ class AvailabilityPlan(TypedDict, total=False):
     """A listing's availability plan: `type` is `availability-plan/day` or
     `availability-plan/time`; `timezone` an IANA name (`Europe/Helsinki`)."""
 
-    type: Required[str]
+    type: Required[AvailabilityPlanType]
     timezone: str
     entries: Required[Sequence[AvailabilityPlanEntry]]
 
@@ -54,11 +64,11 @@ class ListingsQueryParams(PageOptions, total=False):
     start: dt.datetime
     end: dt.datetime
     seats: int
-    availability: str
+    availability: Availability
     minDuration: int
     minStock: int
-    stockMode: str
-    sort: str
+    stockMode: StockMode
+    sort: ListingSortKey | Sequence[ListingSortKey] | Sort
 
 
 class ListingsSearchParams(ListingsQueryParams, total=False):
@@ -70,7 +80,7 @@ class IntegrationListingsQueryParams(ListingsQueryParams, total=False):
     (`draft`, `pendingApproval`, `published`, `closed`), and the time of creation.
     `priv_*` filters go in `custom=` too."""
 
-    states: Sequence[str] | str
+    states: Sequence[ListingState] | ListingState
     createdAtStart: dt.datetime
     createdAtEnd: dt.datetime
 
@@ -142,7 +152,7 @@ class IntegrationListingsCreateParams(_ListingFields, total=False):
 
     title: Required[str]
     authorId: Required[Id]
-    state: str
+    state: ListingCreateState
     metadata: ExtendedData
 
 

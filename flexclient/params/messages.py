@@ -3,6 +3,7 @@
 from typing import Required, TypedDict
 
 from flexclient.params._common import FileAttachments, Id, Ids, PageOptions, ShowParams
+from flexclient.params._values import ReviewState, ReviewType
 
 
 class MessagesQueryParams(PageOptions, total=False):
@@ -29,8 +30,8 @@ class ReviewsQueryParams(PageOptions, total=False):
     transactionId: Id
     listingId: Id
     subjectId: Id
-    type: str
-    state: str
+    type: ReviewType
+    state: ReviewState
 
 
 class ReviewsShowParams(ShowParams, total=False):

@@ -5,6 +5,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 from flexclient.params._common import ExtendedData, Id, PageOptions, ShowParams
+from flexclient.params._values import (
+    BookingState,
+    Sort,
+    StockReservationState,
+    TransactionSortKey,
+)
 
 TransitionParams = Mapping[str, Any]
 """The parameters of a transition: which keys it takes is defined by the marketplace's
@@ -25,11 +31,11 @@ class _TransactionFilters(PageOptions, total=False):
     hasMessage: bool
     hasPayin: bool
     hasStockReservation: bool
-    bookingStates: _States
+    bookingStates: Sequence[BookingState] | BookingState
     bookingStart: dt.datetime
     bookingEnd: dt.datetime
-    stockReservationStates: _States
-    sort: str
+    stockReservationStates: Sequence[StockReservationState] | StockReservationState
+    sort: TransactionSortKey | Sequence[TransactionSortKey] | Sort
 
 
 class TransactionsQueryParams(_TransactionFilters, total=False):

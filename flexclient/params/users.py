@@ -13,6 +13,7 @@ from flexclient.params._common import (
     QueryOptions,
     ShowParams,
 )
+from flexclient.params._values import Sort, UserSortKey
 
 Permission = Literal["permission/allow", "permission/deny"]
 
@@ -39,7 +40,7 @@ class UsersQueryParams(PageOptions, total=False):
 
     createdAtStart: dt.datetime
     createdAtEnd: dt.datetime
-    sort: str
+    sort: UserSortKey | Sequence[UserSortKey] | Sort
 
 
 class _Profile(TypedDict, total=False):

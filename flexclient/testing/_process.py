@@ -9,6 +9,13 @@ from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from flexclient._environment import (
+    MARKETPLACE_BASE_URL_VARS,
+    MARKETPLACE_ID_VARS,
+    MARKETPLACE_SECRET_VAR,
+)
+from flexclient._fake_serve import read_banner
+
 
 @dataclass(frozen=True)
 class Served:
@@ -34,10 +41,12 @@ def fake_process(*options: str) -> Generator[Served]:
     )
     try:
         assert proc.stdout is not None
-        url = proc.stdout.readline().split(" at ")[1].strip()
-        client_id = proc.stdout.readline().split(":", 1)[1].strip()
-        secret = proc.stdout.readline().split(":", 1)[1].strip()
-        yield Served(url, client_id, secret)
+        printed = read_banner(proc.stdout)
+        yield Served(
+            printed[MARKETPLACE_BASE_URL_VARS[0]],
+            printed[MARKETPLACE_ID_VARS[0]],
+            printed[MARKETPLACE_SECRET_VAR],
+        )
     finally:
         proc.terminate()
         proc.wait(timeout=10)

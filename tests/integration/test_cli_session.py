@@ -14,6 +14,7 @@ import pytest
 
 from flexclient import MarketplaceClient
 from flexclient._cli import main
+from flexclient._fake_serve import read_banner
 
 
 @pytest.fixture
@@ -37,13 +38,7 @@ def served(tmp_path: Path) -> Iterator[dict[str, str]]:
     )
     try:
         assert proc.stdout is not None
-        printed: dict[str, str] = {}
-        for line in proc.stdout:
-            if not line.strip():
-                break  # the blank line after the banner: serving
-            if line.startswith("export "):
-                name, _, value = line.removeprefix("export ").strip().partition("=")
-                printed[name] = value
+        printed = read_banner(proc.stdout)  # up to the blank line after it: serving
         assert env_file.read_text().splitlines() == [f"export {k}={v}" for k, v in printed.items()]
         yield printed
     finally:

@@ -11,6 +11,7 @@ import time
 import requests
 
 from flexclient import MarketplaceClient
+from flexclient._fake_serve import read_banner
 
 
 def test_demo_tours_the_library() -> None:
@@ -43,10 +44,13 @@ def test_serve_prints_how_to_connect_and_stops_on_ctrl_c() -> None:
     )
     try:
         assert proc.stdout is not None
-        lines = [proc.stdout.readline() for _ in range(8)]
-        url = lines[0].split(" at ")[1].strip()
-        client_id = lines[1].split(":", 1)[1].strip()
+        lines: list[str] = []
+        while line := proc.stdout.readline().strip():  # the banner ends with a blank line
+            lines.append(line)
+        printed = read_banner(lines)
+        url, client_id = printed["SHARETRIBE_SDK_BASE_URL"], printed["SHARETRIBE_SDK_CLIENT_ID"]
         assert "aino@example.com / aino-demo-pass" in "".join(lines)
+        assert "default-booking/release-1" in "".join(lines)  # the processes it runs
         sdk = MarketplaceClient(client_id, base_url=url)
         sdk.login(username="aino@example.com", password="aino-demo-pass")
         assert sdk.current_user.show().data.data.attributes.email == "aino@example.com"

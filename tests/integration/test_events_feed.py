@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -336,3 +337,18 @@ def test_a_position_file_longer_than_a_position_is_refused(tmp_path: Path) -> No
     path.write_text("9" * 69)
     with pytest.raises(PositionStoreError, match="does not hold a sequence ID"):
         FilePositionStore(path).get()
+
+
+def test_the_feed_counts_its_events_on_a_progress_bar(
+    integration_client: IntegrationClient,
+    author: uuid.UUID,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(sys.modules, "ipykernel", raising=False)  # not a notebook
+    make_listings(integration_client, author, 4)
+    feed = integration_client.events_feed(per_page=3, stop_when_caught_up=True, progress=True)
+    assert len(list(feed)) == 4
+    # Not a terminal: one line when the feed ends.
+    err = capsys.readouterr().err
+    assert err.startswith("events: 4 events") and err.count("\n") == 1 and "\r" not in err

@@ -18,7 +18,12 @@ from flexclient import (
     Money,
 )
 from flexclient.models import Listing, Transaction, User
-from flexclient.params import ListingsQueryParams, TransactionsQueryParams
+from flexclient.params import (
+    ListingSortKey,
+    ListingsQueryParams,
+    Sort,
+    TransactionsQueryParams,
+)
 from flexclient.testing import FakeMarketplace
 from tests.integration.conftest import ROOM_PRICE, hosted_room, midnight, paid_booking
 
@@ -104,7 +109,7 @@ def created(resources: Sequence[Listing | User | Transaction]) -> list[dt.dateti
 
 
 def test_listings_sort_as_the_web_template_labels_them(demo_sdk: MarketplaceClient) -> None:
-    def order(sort: str | None) -> list[Listing]:
+    def order(sort: ListingSortKey | None) -> list[Listing]:
         params: ListingsQueryParams = {"perPage": 100, "pub_category": "road"}  # type: ignore[typeddict-unknown-key]
         if sort is not None:
             params["sort"] = sort
@@ -122,7 +127,8 @@ def test_listings_sort_as_the_web_template_labels_them(demo_sdk: MarketplaceClie
 def test_listings_sort_by_up_to_three_keys_numeric_extended_data_among_them(
     demo_sdk: MarketplaceClient,
 ) -> None:
-    page = demo_sdk.listings.query({"perPage": 100, "sort": "pub_gears,-price,createdAt"}).data.data
+    by_gears = Sort("pub_gears,-price,createdAt")  # extended data among them
+    page = demo_sdk.listings.query({"perPage": 100, "sort": by_gears}).data.data
     keys = [
         (-(lst.attributes.public_data or {})["gears"], lst.attributes.price.amount)
         for lst in page
@@ -130,10 +136,10 @@ def test_listings_sort_by_up_to_three_keys_numeric_extended_data_among_them(
     ]
     assert keys == sorted(keys) and len(keys) == 100
     with pytest.raises(ApiError) as info:
-        demo_sdk.listings.query({"sort": "price,createdAt,pub_gears,-price"})
+        demo_sdk.listings.query({"sort": Sort("price,createdAt,pub_gears,-price")})
     assert refusal(info.value) == (400, "validation-invalid-value", ["query", "sort"])
     with pytest.raises(ApiError) as info:
-        demo_sdk.listings.query({"sort": "title"})
+        demo_sdk.listings.query({"sort": Sort("title")})
     assert refusal(info.value) == (400, "validation-invalid-value", ["query", "sort"])
 
 
@@ -143,10 +149,11 @@ def test_a_listing_without_the_sort_value_comes_last_either_way(
     author = fake_marketplace.add_user("shop@example.com", "shop-password")
     for title, price in (("Cheap", Money(100, "EUR")), ("Free", None), ("Dear", Money(900, "EUR"))):
         integration_client.listings.create({"title": title, "authorId": author, "price": price})
-    for sort, titles in (
+    orders: list[tuple[ListingSortKey, list[str]]] = [
         ("price", ["Dear", "Cheap", "Free"]),
         ("-price", ["Cheap", "Dear", "Free"]),
-    ):
+    ]
+    for sort, titles in orders:
         page = integration_client.listings.query({"sort": sort}).data.data
         assert [lst.attributes.title for lst in page] == titles
 
@@ -221,7 +228,7 @@ def test_transactions_sort_by_messages_and_bookings_those_without_last(
     def order(sort: str | None = None) -> list[uuid.UUID]:
         params: TransactionsQueryParams = {"only": "order"}
         if sort is not None:
-            params["sort"] = sort
+            params["sort"] = Sort(sort)  # several keys in one text, as the API reads them
         return [t.id for t in guest.transactions.query(params).data.data]
 
     assert order() == order("createdAt") == [asked.id, sooner.id, later.id]  # newest first

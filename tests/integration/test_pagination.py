@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import io
 import sys
 import warnings
 import weakref
@@ -74,11 +75,27 @@ def test_bad_walk_parameters(demo_sdk: MarketplaceClient) -> None:
         next(demo_sdk.listings.query.iter({}, max_items=-1))
 
 
+class Terminal(io.StringIO):
+    """Standard error as a terminal shows it: a bar is drawn there as it moves."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def test_progress_bar(
     demo_sdk: MarketplaceClient, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delitem(sys.modules, "ipykernel", raising=False)  # not a notebook
+    # Not a terminal (a cron job's log, a pipe): one line when done, no redrawn bar.
     assert len(list(demo_sdk.listings.query.iter({"perPage": 100}, progress=True))) == 250
-    assert "250/250" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "250/250" in err and "\r" not in err and err.count("\n") == 1
+    # A terminal: the bar is drawn, and redrawn as the pages come (how often, tqdm decides).
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert len(list(demo_sdk.listings.query.iter({"perPage": 100}, progress=True))) == 250
+    drawn = terminal.getvalue()
+    assert drawn.count("\r") >= 2 and "250/250" in drawn  # drawn at the start, redrawn
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)
     with pytest.raises(MissingExtraError, match="tqdm"):
         next(demo_sdk.listings.query.iter({}, progress=True))

@@ -1,0 +1,109 @@
+"""Serving the fake marketplace until Ctrl-C: one command, two names.
+
+`flexclient fake serve` and `python -m flexclient.testing serve` take the options defined here
+and run `serve()`. Cheap to import: the fake itself is imported when it is served, so that
+`flexclient --help` answers at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from types import FrameType
+
+from flexclient._environment import (
+    INTEGRATION_BASE_URL_VAR,
+    INTEGRATION_ID_VAR,
+    INTEGRATION_SECRET_VAR,
+    MARKETPLACE_BASE_URL_VARS,
+    MARKETPLACE_ID_VARS,
+    MARKETPLACE_SECRET_VAR,
+)
+
+
+def add_serve_options(serve: argparse.ArgumentParser) -> None:
+    """The options of the serve command, on the parser that takes them."""
+    serve.add_argument("--port", type=int, default=8765, help="port (0 picks a free one)")
+    serve.add_argument("--seed", choices=["demo", "none"], default="demo", help="initial data")
+    serve.add_argument("--empty", action="store_true", help="no demo data (as --seed none)")
+    serve.add_argument("--token-ttl", type=float, default=3600.0, help="access token lifetime, s")
+    serve.add_argument(
+        "--rate-limits", choices=["dev", "none"], default="none", help="answer 429s as dev does"
+    )
+    serve.add_argument(
+        "--process",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a transaction process to run (a process.edn, or its folder, which names it: "
+        "<folder>/release-1); repeat for more",
+    )
+    serve.add_argument("--env-file", help="also write the export lines to this file")
+    serve.set_defaults(run=serve_command)
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    """Serve the fake marketplace until Ctrl-C or SIGTERM, printing the variables that point
+    the command line (and `MarketplaceClient()`, `IntegrationClient()`) at it; the banner
+    ends with a blank line once it answers."""
+    from flexclient._errors import ProcessFileError
+    from flexclient.testing import DEMO_USERS, FakeMarketplace
+
+    demo = args.seed == "demo" and not args.empty
+    try:
+        fake = FakeMarketplace(
+            port=args.port,
+            seed="demo" if demo else None,
+            token_ttl=args.token_ttl,
+            rate_limits="dev" if args.rate_limits == "dev" else None,
+            processes=args.process,
+        )
+    except ProcessFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    stop = threading.Event()
+
+    # Ctrl-C and SIGTERM end the wait below; the server then shuts down cleanly.
+    def stopped(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, stopped)
+    with fake:
+        exports = [
+            f"export {MARKETPLACE_BASE_URL_VARS[0]}={fake.url}",
+            f"export {MARKETPLACE_ID_VARS[0]}={fake.client_id}",
+            f"export {MARKETPLACE_SECRET_VAR}={fake.client_secret}",
+            f"export {INTEGRATION_BASE_URL_VAR}={fake.url}",
+            f"export {INTEGRATION_ID_VAR}={fake.client_id}",
+            f"export {INTEGRATION_SECRET_VAR}={fake.client_secret}",
+        ]
+        if args.env_file:
+            Path(args.env_file).write_text("\n".join(exports) + "\n", encoding="utf-8")
+        print(f"# The fake marketplace is at {fake.url} until Ctrl-C. In another shell:")
+        print("\n".join(exports))
+        print(f"# Processes: {', '.join(fake.processes)}")
+        if demo:
+            print("# Demo users: " + ", ".join(f"{u[0]} / {u[1]}" for u in DEMO_USERS))
+        print("", flush=True)
+        while not stop.wait(0.2):
+            pass
+    print("# stopped")
+    return 0
+
+
+def read_banner(lines: Iterable[str]) -> dict[str, str]:
+    """The variables a serve command printed (`SHARETRIBE_SDK_BASE_URL` ...), read from its
+    output up to the blank line that ends the banner: for programs that start one."""
+    printed: dict[str, str] = {}
+    for line in lines:
+        if not line.strip():
+            break
+        if line.startswith("export "):
+            name, _, value = line.removeprefix("export ").strip().partition("=")
+            printed[name] = value
+    return printed
