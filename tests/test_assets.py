@@ -27,7 +27,7 @@ from flexclient import (
 )
 from flexclient._assets import canonical_asset_paths
 from flexclient._environment import ASSET_CDN_BASE_URL
-from tests.conftest import MP, NO_WAIT
+from tests.helpers import MP, NO_WAIT
 
 CDN = "https://cdn.test"
 PUB = f"{CDN}/v1/assets/pub/client-id"

@@ -22,7 +22,7 @@ from flexclient import (
     Token,
     UnauthorizedError,
 )
-from tests.conftest import (
+from tests.helpers import (
     IG,
     MP,
     NO_WAIT,

@@ -21,7 +21,7 @@ from flexclient.params import (
     OwnListingsCreateParams,
     StripeCustomerAddPaymentMethodParams,
 )
-from tests.conftest import IG, MP, NO_WAIT, token_json
+from tests.helpers import IG, MP, NO_WAIT, token_json
 
 ID = uuid.UUID("0e0b60fe-d9a2-11e6-bf26-cec0c932ce01")
 EMPTY = {"content": b'["^ ","~:data",[]]', "headers": {"Content-Type": "application/transit+json"}}

@@ -30,7 +30,7 @@ from flexclient import (
 )
 from flexclient._auth.cookies import COOKIE_MAX_AGE, decode_token, encode_token
 from flexclient.testing import FakeMarketplace
-from tests.conftest import MP, NO_WAIT, token_json
+from tests.helpers import MP, NO_WAIT, token_json
 from tests.js_sdks import ROOT, run_js
 
 SCRIPT = ROOT / "tests" / "js_sdk_features" / "cookie_store.js"

@@ -36,7 +36,7 @@ from flexclient._endpoints.table import IntegrationEndpoints, MarketplaceEndpoin
 from flexclient._wire.formats import WireFormatName
 from flexclient.models import Resource
 from flexclient.params import CommandQueryParams
-from tests.conftest import IG, MP, NO_WAIT, answer
+from tests.helpers import IG, MP, NO_WAIT, answer
 from tests.test_cold_start import fresh
 
 # The API's endpoint list, copied into the repository (tests/data/README.md says from where).

@@ -20,7 +20,7 @@ from flexclient import (
     UnexpectedResponseError,
 )
 from flexclient.models import ErrorEnvelope
-from tests.conftest import MP, TRANSIT_CT, transit_body
+from tests.helpers import MP, TRANSIT_CT, transit_body
 
 SHOW = f"{MP}/v1/api/listings/show"
 

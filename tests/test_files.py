@@ -34,7 +34,7 @@ from flexclient import (
     file_metadata,
 )
 from flexclient._wire.formats import TRANSIT
-from tests.conftest import MP, NO_WAIT, TRANSIT_CT, transit_body
+from tests.helpers import MP, NO_WAIT, TRANSIT_CT, transit_body
 from tests.js_sdks import ROOT, run_js
 
 SCRIPT = ROOT / "tests" / "js_sdk_features" / "file_upload.js"

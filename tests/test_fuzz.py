@@ -30,7 +30,7 @@ from flexclient._http.transport import RawResponse
 from flexclient._wire.formats import JSON, TRANSIT
 from flexclient._wire.query import write_query
 from flexclient._wire.values import money_from
-from tests.conftest import MP, NO_WAIT, token_json
+from tests.helpers import MP, NO_WAIT, token_json
 from tests.test_transit_js import HOSTILE
 
 SDK = MarketplaceClient("client-id")

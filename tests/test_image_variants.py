@@ -17,7 +17,7 @@ from flexclient import (
 )
 from flexclient._wire.query import write_query
 from flexclient.params import object_query
-from tests.conftest import MP, TRANSIT_CT, transit_body
+from tests.helpers import MP, TRANSIT_CT, transit_body
 from tests.js_sdks import ROOT, run_js
 
 SCRIPT = ROOT / "tests" / "js_sdk_features" / "object_query.js"

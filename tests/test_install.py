@@ -19,6 +19,9 @@ from pathlib import Path
 
 import pytest
 
+# Runs the type checkers as users do: slow; `pytest -m 'not typecheck'` leaves it out.
+pytestmark = pytest.mark.typecheck
+
 ROOT = Path(__file__).parents[1]
 WHEELS = ROOT / ".cache" / "wheels"
 # The user's files are kept as .txt, out of the way of this repository's own checks.

@@ -21,7 +21,7 @@ import requests_mock
 from flexclient import IntegrationClient, LatLng, LatLngBounds, MarketplaceClient, Money
 from flexclient._endpoints.kinds import ListQuery
 from flexclient._wire.formats import TRANSIT
-from tests.conftest import NO_WAIT
+from tests.helpers import NO_WAIT
 from tests.shapes import as_list, as_str, is_dict, is_json_object, is_list
 
 HERE = Path(__file__).parent / "parity"

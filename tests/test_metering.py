@@ -22,7 +22,7 @@ from flexclient import (
     Token,
 )
 from flexclient._endpoints.kinds import Bound, Group
-from tests.conftest import IG, MP, NO_WAIT, OK, QUERY, UNAUTHORIZED, token_json
+from tests.helpers import IG, MP, NO_WAIT, OK, QUERY, UNAUTHORIZED, token_json
 
 DATA = Path(__file__).parent / "data" / "credits.tsv"
 CREATE = f"{MP}/v1/api/own_listings/create"

@@ -39,7 +39,7 @@ from flexclient.models import (
 )
 from flexclient.models._envelope import Envelope, build_envelope
 from tests import sample
-from tests.conftest import MP, NO_WAIT
+from tests.helpers import MP, NO_WAIT
 from tests.shapes import is_dict
 
 

@@ -15,7 +15,7 @@ from urllib3.fields import format_multipart_header_param
 
 from flexclient import MarketplaceClient, RedirectError, Token
 from flexclient._http.multipart import multipart_factory, quoted_param
-from tests.conftest import MP, NO_WAIT, answer, token_json
+from tests.helpers import MP, NO_WAIT, answer, token_json
 
 PNG = b"\x89PNG\r\n\x1a\n data"
 

@@ -27,7 +27,7 @@ from flexclient import (
     Token,
 )
 from flexclient._auth import jwt
-from tests.conftest import NO_WAIT
+from tests.helpers import NO_WAIT
 
 HERE = Path(__file__).parent / "parity"
 SPEC = json.loads((HERE / "multitenant_cases.json").read_text())

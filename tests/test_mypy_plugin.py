@@ -9,6 +9,9 @@ import pytest
 
 from tests.checkers import mypy_errors
 
+# Runs the type checkers as users do: slow; `pytest -m 'not typecheck'` leaves it out.
+pytestmark = pytest.mark.typecheck
+
 CODE = """\
 import uuid
 from flexclient import MarketplaceClient

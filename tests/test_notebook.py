@@ -8,9 +8,13 @@ from pathlib import Path
 from typing import Any, cast
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
 from tests.checkers import mypy_errors, pyright_errors
+
+# Runs the type checkers as users do: slow; `pytest -m 'not typecheck'` leaves it out.
+pytestmark = pytest.mark.typecheck
 
 ROOT = Path(__file__).parents[1]
 NOTEBOOK = ROOT / "examples" / "explore.ipynb"

@@ -26,7 +26,7 @@ from flexclient import (
 )
 from flexclient._http.transport import check_origin
 from flexclient._options import SHARED, SHORTHANDS
-from tests.conftest import MP, token_json
+from tests.helpers import MP, token_json
 
 # A value for every setting, none of them the default.
 EVERY_SETTING: dict[str, Any] = {

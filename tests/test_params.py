@@ -17,7 +17,7 @@ import requests_mock
 import flexclient.params
 from flexclient import IntegrationClient, LatLng, LatLngBounds, MarketplaceClient, ParameterError
 from flexclient.params import Sort
-from tests.conftest import MP
+from tests.helpers import MP
 
 
 @pytest.fixture

@@ -35,7 +35,7 @@ from flexclient import (
     UnexpectedResponseError,
 )
 from flexclient.testing import FakeMarketplace
-from tests.conftest import MP, TRANSIT_CT, Scripted
+from tests.helpers import MP, TRANSIT_CT, Scripted
 
 QUERY = f"{MP}/v1/api/listings/query"
 CREATE = f"{MP}/v1/api/own_listings/create"

@@ -31,7 +31,7 @@ from flexclient import (
     TransportError,
     UnauthorizedError,
 )
-from tests.conftest import (
+from tests.helpers import (
     IG,
     MP,
     NO_WAIT,

@@ -14,7 +14,7 @@ from flexclient._wire.formats import WireFormatName
 from flexclient.models import CurrentUser, Listing, OwnListing, Transaction, User
 from flexclient.models._envelope import build_envelope
 from tests import sample
-from tests.conftest import IG, MP, NO_WAIT
+from tests.helpers import IG, MP, NO_WAIT
 
 ID = uuid.UUID("0e0b60fe-d9a2-11e6-bf26-cec0c932ce01")
 

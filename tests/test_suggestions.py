@@ -8,7 +8,7 @@ import pytest
 import requests_mock
 
 from flexclient import MarketplaceClient, UnknownParameterWarning
-from tests.conftest import MP, OK, QUERY, token_json
+from tests.helpers import MP, OK, QUERY, token_json
 
 
 def test_a_misspelled_group_or_endpoint_names_the_close_ones() -> None:

@@ -33,6 +33,9 @@ from flexclient._endpoints.kinds import Endpoint, Group, GroupSlot
 from flexclient._endpoints.table import IntegrationEndpoints, MarketplaceEndpoints
 from tests.checkers import Found, mypy_errors, pyright_errors
 
+# Runs the type checkers as users do: slow; `pytest -m 'not typecheck'` leaves it out.
+pytestmark = pytest.mark.typecheck
+
 ROOT = Path(__file__).parents[1]
 TYPING = Path(__file__).parent / "typing"
 FILES = sorted(TYPING.glob("*/*.py"))

@@ -12,7 +12,7 @@ from flexclient import IntegrationClient, MarketplaceClient, Money
 from flexclient._wire.formats import WireFormatName
 from flexclient.models import OwnListing, Transaction
 from flexclient.testing import FakeMarketplace
-from tests.conftest import NO_WAIT
+from tests.helpers import NO_WAIT
 
 
 @pytest.fixture(params=["transit", "json"])

@@ -19,7 +19,7 @@ from flexclient import (
     ServerError,
 )
 from flexclient.testing._asset_cdn import FakeAssetCDN
-from tests.conftest import NO_WAIT
+from tests.helpers import NO_WAIT
 from tests.js_sdks import ROOT, run_js
 
 SCRIPT = ROOT / "tests" / "js_sdk_features" / "assets.js"

@@ -21,7 +21,7 @@ from flexclient import (
 )
 from flexclient.models import Event
 from flexclient.testing import FakeMarketplace
-from tests.conftest import IG, NO_WAIT
+from tests.helpers import IG, NO_WAIT
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from flexclient import (
 from flexclient.credits import UsageMeter
 from flexclient.testing import FakeAssetCDN, FakeMarketplace
 from flexclient.testing._seed import png
-from tests.conftest import NO_WAIT
+from tests.helpers import NO_WAIT
 from tests.integration.conftest import login
 
 pytest_plugins = ["pytester"]

@@ -12,7 +12,7 @@ from typing import Any
 from flexclient import IntegrationClient, MarketplaceClient, Money
 from flexclient.models import Transaction
 from flexclient.testing import DEMO_USERS, FakeMarketplace
-from tests.conftest import NO_WAIT
+from tests.helpers import NO_WAIT
 from tests.integration.conftest import items
 
 EVERYTHING = ["listing", "customer", "provider", "booking", "stockReservation", "reviews"]

@@ -10,7 +10,7 @@ import pytest
 
 from flexclient import IntegrationClient, MarketplaceClient, MemoryPositionStore, Money
 from flexclient.testing import FakeMarketplace
-from tests.conftest import NO_WAIT
+from tests.helpers import NO_WAIT
 from tests.integration.conftest import ROOM_PRICE, hosted_room, midnight, paid_booking
 
 

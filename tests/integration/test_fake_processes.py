@@ -24,7 +24,7 @@ from flexclient import (
 from flexclient.models import Transaction
 from flexclient.testing import FakeMarketplace
 from flexclient.testing import _state as s
-from tests.conftest import NO_WAIT
+from tests.helpers import NO_WAIT
 from tests.integration.conftest import connect_stripe, items, login
 
 DATA = Path(__file__).parents[1] / "data" / "processes"

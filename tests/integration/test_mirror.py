@@ -26,7 +26,7 @@ from flexclient.mirror._store import Store
 from flexclient.mirror.schema import LISTINGS, USERS
 from flexclient.models import OwnListing
 from flexclient.testing import FakeMarketplace
-from tests.conftest import NO_WAIT
+from tests.helpers import NO_WAIT
 from tests.integration.conftest import ROOM_PRICE, connect_stripe, midnight, paid_booking
 
 # The mirror's bookkeeping and the raw event log differ between a mirror that followed the

@@ -12,7 +12,7 @@ import pytest
 from flexclient import IntegrationClient, MarketplaceClient
 from flexclient.mirror.dlt import dlt_source
 from flexclient.testing import FakeMarketplace
-from tests.conftest import NO_WAIT
+from tests.helpers import NO_WAIT
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ import requests_mock
 from flexclient import MarketplaceClient, MissingExtraError, PaginationLimitWarning, ParameterError
 from flexclient.models import Listing, User
 from flexclient.testing import FakeMarketplace
-from tests.conftest import MP, NO_WAIT
+from tests.helpers import MP, NO_WAIT
 
 QUERY_PATH = "/v1/api/listings/query"
 

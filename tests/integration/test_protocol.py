@@ -25,7 +25,7 @@ from flexclient._wire.formats import TRANSIT, WireFormatName
 from flexclient.testing import FakeMarketplace
 from flexclient.testing._app import keyword_types
 from tests import sample
-from tests.conftest import NO_WAIT
+from tests.helpers import NO_WAIT
 from tests.test_limits import FakeClock
 
 
