@@ -6,10 +6,21 @@ import datetime as dt
 import json
 import os
 import platform
+import shutil
 import subprocess
 from pathlib import Path
 
 import pydantic
+
+
+def js_modules() -> Path | None:
+    """The official JS SDK's `node_modules` (`FLEX_JS_SDKS`, or .cache/js-sdks as .ci/run
+    installs it), or None without node or the SDK."""
+    root = Path(__file__).parents[1] / ".cache" / "js-sdks"
+    modules = Path(os.environ.get("FLEX_JS_SDKS", root)) / "node_modules"
+    if shutil.which("node") is None or not (modules / "sharetribe-flex-sdk").is_dir():
+        return None
+    return modules
 
 
 def described(js_modules: Path | None = None) -> str:

@@ -17,7 +17,6 @@ the JS SDK, Transit at most 2.0x.
 from __future__ import annotations
 
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _machine import described
+from _machine import described, js_modules
 
 from flexclient import MarketplaceClient
 from flexclient.params import ListingsQueryParams
@@ -48,13 +47,6 @@ def flexclient_call(sdk: MarketplaceClient) -> Callable[[], float]:
         return (time.perf_counter() - started) * 1e3
 
     return call
-
-
-def js_modules() -> Path | None:
-    modules = Path(os.environ.get("FLEX_JS_SDKS", ROOT / ".cache" / "js-sdks")) / "node_modules"
-    if shutil.which("node") is None or not (modules / "sharetribe-flex-sdk").is_dir():
-        return None
-    return modules
 
 
 def js_call(node: subprocess.Popen[str]) -> Callable[[], float]:
