@@ -4,8 +4,10 @@ What any client that validates a response into pydantic models when it is read m
 one model per resource and per nested object, with the fields the page carries (as
 flexclient's listing, user and image models have them, wire names by alias), validated from
 the same bytes in one `model_validate_json`, and each listing's author and images resolved
-by hand from `included`. No tricks of flexclient's; the collector paused as flexclient does,
-so that the comparison is of the models, not of the collector (benchmarks/decode.py).
+by hand from `included`. tests/test_benchmark_models.py holds each field to the real
+model's (name, wire name, type) and each model to the keys the page sends. No tricks of
+flexclient's; the collector paused as flexclient does, so that the comparison is of the
+models, not of the collector (benchmarks/decode.py).
 """
 
 from __future__ import annotations
@@ -38,10 +40,10 @@ class ToMany(_Wire):
 
 
 class Variant(_Wire):
-    name: str
-    width: int
-    height: int
-    url: str
+    name: str | None = None
+    width: int | None = None
+    height: int | None = None
+    url: str | None = None
 
 
 class ImageAttributes(_Wire):

@@ -147,6 +147,10 @@ def _checkout(text: str) -> str:
 
 
 def main() -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _machine import described
+
+    print(described())
     global PYTHON
     parser = argparse.ArgumentParser(description="Cold start: import, --help, first calls.")
     parser.add_argument("runs", nargs="?", type=_runs, default=15, help="processes a side")

@@ -18,7 +18,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from transit.reader import Reader
 sys.path.insert(0, str(Path(__file__).parent))
 
 import _plain_models
+from _machine import described, js_modules
 from _pages import encoded
 
 from flexclient._support.json_reading import gc_paused
@@ -95,8 +95,8 @@ def verify(env: Any, listings: int) -> None:
 
 
 def js_decode_ms(transit: bytes) -> float | None:
-    modules = Path(os.environ.get("FLEX_JS_SDKS", ROOT / ".cache" / "js-sdks")) / "node_modules"
-    if shutil.which("node") is None or not (modules / "sharetribe-flex-sdk").is_dir():
+    modules = js_modules()
+    if modules is None:
         return None
     path = ROOT / "benchmarks" / ".page.transit"
     path.write_bytes(transit)
@@ -153,6 +153,7 @@ def print_stages(
 
 
 def main() -> None:
+    print(described(js_modules()))
     json_raw, transit_raw = encoded(100, 100)
     verify(full_decode(JSON, json_raw), 100)
     verify(full_decode(TRANSIT, transit_raw), 100)

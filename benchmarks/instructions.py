@@ -122,6 +122,10 @@ def process_instructions(code: str, cache: str) -> int:
 
 
 def main() -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _machine import described
+
+    print(described())
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (Debian: apt install valgrind)")
     each = {

@@ -20,6 +20,7 @@ from requests.adapters import BaseAdapter
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from _machine import described
 from _pages import encoded
 
 from flexclient import MarketplaceClient, Token
@@ -51,6 +52,7 @@ class Pages(BaseAdapter):
 
 
 def main() -> None:
+    print(described())
     raw, _ = encoded(100, 100)
     raw = raw.replace(b'"totalPages":1', f'"totalPages":{PAGES}'.encode())
     session = requests.Session()

@@ -33,6 +33,10 @@ def peak_of_upload(sdk: MarketplaceClient, path: Path) -> tuple[int, float]:
 
 
 def main() -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _machine import described
+
+    print(described())
     size_mb = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     with tempfile.TemporaryDirectory() as tmp, fake_process() as fake:
         big = Path(tmp) / "big.png"

@@ -83,8 +83,8 @@ _SECRET_KEYS = (
     "code_verifier",
     "token",
 )
-# Patterns as text: `re` compiles them when an error body first needs them, not at import
-# (0.1 to 0.4 ms each), and keeps them compiled.
+# Patterns as text: `re` compiles them when an error body first needs them, not at every
+# import of a program that may never see one, and keeps them compiled.
 _SECRET_VALUE = r'("(?:' + "|".join(_SECRET_KEYS) + r')"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|$)'
 # The API's access tokens are JWTs: cut wherever they appear, under any key or none.
 _JWT = r"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]*)?"

@@ -24,7 +24,10 @@ from mypy.plugin import MethodContext, MethodSigContext, Plugin
 from mypy.subtypes import is_subtype
 from mypy.types import AnyType, FunctionLike, Type, TypedDictType, TypeOfAny, get_proper_type
 
-CUSTOM_KEY_PREFIXES = ("pub_", "meta_", "priv_", "prot_", "fields.", "imageVariant.", "limit.")
+from flexclient._endpoints.checks import CUSTOM_PREFIXES
+
+# The open families, as the client's own checks know them (a name kept for this module's users).
+CUSTOM_KEY_PREFIXES = CUSTOM_PREFIXES
 
 _QUERY_METHODS = ("__call__", "iter", "pages")
 _QUERIES = ("Query", "OptionalQuery", "ListQuery", "OptionalListQuery")

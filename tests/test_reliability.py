@@ -235,6 +235,56 @@ def test_a_body_over_the_limit_is_refused(raw_server: tuple[str, list[bytes], li
     assert info.value.body.startswith('{"data": [')
 
 
+def chunked(body: bytes, size: int = 4096) -> bytes:
+    """`body` in chunks, as a body of unknown length is sent."""
+    parts = [body[i : i + size] for i in range(0, len(body), size)]
+    return b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in parts) + b"0\r\n\r\n"
+
+
+HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+LISTING = b'{"id": "c6ff7190-bdf7-47a0-8a2b-e3136e74334f", "type": "listing", "attributes": {}}'
+PAGE = b'{"data": [' + b",".join([LISTING] * 500) + b"]}"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        HEAD + b"Content-Length: %d\r\n\r\n" % len(PAGE) + PAGE,
+        HEAD + b"Transfer-Encoding: chunked\r\n\r\n" + chunked(PAGE),
+        HEAD + b"Connection: close\r\n\r\n" + PAGE,  # its end is the connection's
+    ],
+    ids=["length", "chunked", "until-closed"],
+)
+def test_a_body_within_the_limit_is_read_whole_however_it_is_sent(
+    raw_server: tuple[str, list[bytes], list[int]], answer: bytes
+) -> None:
+    url, script, _ = raw_server
+    script.append(answer)
+    listings = raw_client(url, max_response_bytes=len(PAGE)).listings.query().data.data
+    assert len(listings) == 500 and str(listings[-1].id) == "c6ff7190-bdf7-47a0-8a2b-e3136e74334f"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        HEAD + b"Content-Length: %d\r\n\r\n" % len(PAGE) + PAGE,
+        HEAD + b"Transfer-Encoding: chunked\r\n\r\n" + chunked(PAGE),
+        HEAD + b"Connection: close\r\n\r\n" + PAGE,
+        # Announced larger than the limit: refused, whatever follows.
+        HEAD + b"Content-Length: %d\r\n\r\n" % (len(PAGE) * 100) + PAGE,
+    ],
+    ids=["length", "chunked", "until-closed", "announced"],
+)
+def test_a_body_one_byte_over_the_limit_is_refused_however_it_is_sent(
+    raw_server: tuple[str, list[bytes], list[int]], answer: bytes
+) -> None:
+    url, script, _ = raw_server
+    script.append(answer)
+    with pytest.raises(ResponseTooLargeError) as info:
+        raw_client(url, max_response_bytes=len(PAGE) - 1).listings.query()
+    assert info.value.status == 200 and info.value.body.startswith('{"data": [{"id": "c6ff')
+
+
 def test_per_call_timeouts(
     fake_marketplace: FakeMarketplace, marketplace_client: MarketplaceClient
 ) -> None:

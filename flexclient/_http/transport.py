@@ -7,6 +7,12 @@ Every call ends by a total deadline (`flexclient._http.deadline`), enforced on e
 of the socket, as well as the connect and read timeouts. An error answer is kept as a bounded
 excerpt, never read whole.
 
+A session flexclient made sends each request the direct way: the prepared request built from
+the request alone (nothing of the session's to merge, unless the API set cookies), the
+environment's proxy and certificate settings read once, when the transport is made, and a
+success body of known length read in one bounded read. A user's `session=` takes `requests`'
+whole path (`Session.request`), as it always did.
+
 Retries follow one rule: a request is sent again only when doing so cannot repeat its effect.
 Queries (GET) are retried on connection errors, timeouts, 429 and 500/502/503/504; commands
 (POST) only when the connection was never made or the server answered 429 (refused before
@@ -27,14 +33,18 @@ import random
 import threading
 import time
 import warnings
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, TypeGuard
+from typing import Any, Protocol, TypeGuard
 from urllib.parse import urljoin, urlsplit
 
 import requests
+import urllib3
+from requests.cookies import RequestsCookieJar
 from requests.structures import CaseInsensitiveDict
-from urllib3.exceptions import NewConnectionError
+from urllib3.exceptions import DecodeError, NewConnectionError, ProtocolError, ReadTimeoutError
+from urllib3.exceptions import SSLError as Urllib3SSLError
 
 from flexclient._errors import (
     ParameterError,
@@ -308,6 +318,11 @@ class ApiSettings(TransportSettings, Protocol):
     def max_connections(self) -> int | None: ...
 
 
+# The sessions flexclient made (`new_session`): nobody else holds them, so their requests may
+# take the direct path (`Transport._prepared`); a user's session keeps all of requests' path.
+_MADE_HERE: weakref.WeakSet[requests.Session] = weakref.WeakSet()
+
+
 def new_session(pool_size: int = 10) -> requests.Session:
     """A session whose connections keep the call's deadline (`DeadlineAdapter`), pooling
     enough of them that none is opened and dropped needlessly."""
@@ -315,7 +330,47 @@ def new_session(pool_size: int = 10) -> requests.Session:
     adapter = DeadlineAdapter(pool_maxsize=pool_size)
     session.mount("https://", adapter)
     session.mount("http://", adapter)
+    _MADE_HERE.add(session)
     return session
+
+
+def _readable_at_once(resp: requests.Response) -> bool:
+    """Whether a body can be read in one bounded read: urllib3's, sent as it is (a compressed
+    body could grow without bound as it is decoded), and its length known or sent in chunks
+    (a read up to the connection's end would be given a buffer of the whole bound at once)."""
+    headers = resp.headers
+    return (
+        isinstance(resp.raw, urllib3.HTTPResponse)
+        and headers.get("Content-Encoding", "identity").lower() == "identity"
+        and (
+            "Content-Length" in headers or headers.get("Transfer-Encoding", "").lower() == "chunked"
+        )
+    )
+
+
+def _read_at_once(raw: urllib3.HTTPResponse, most: int) -> bytes:
+    """Up to `most` bytes of a body in one read, urllib3's failures raised as requests raises
+    them when it reads a body (`Response.iter_content`). A read returns short only at the
+    body's end or where the connection ended; the read after it is empty, or tells which
+    (urllib3 raises there for a body cut short)."""
+    parts: list[bytes] = []
+    got = 0
+    try:
+        while got < most:
+            part = raw.read(most - got, decode_content=False)  # sent as it is
+            if not part:
+                break
+            parts.append(part)
+            got += len(part)
+    except ProtocolError as exc:
+        raise requests.exceptions.ChunkedEncodingError(exc) from exc
+    except DecodeError as exc:
+        raise requests.exceptions.ContentDecodingError(exc) from exc
+    except ReadTimeoutError as exc:
+        raise requests.ConnectionError(exc) from exc
+    except Urllib3SSLError as exc:
+        raise requests.exceptions.SSLError(exc) from exc
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 class Transport:
@@ -343,6 +398,8 @@ class Transport:
         self.owns_session = session is None
         if session is None:
             session = new_session(pool_size)
+        elif session in _MADE_HERE:
+            pass  # flexclient's own (a derived client's, another host's): as made
         else:
             _deadline.install(session, base_url)
             if session.auth is not None:
@@ -352,6 +409,13 @@ class Transport:
                     stacklevel=callers_level(),
                 )
         self.session = session
+        # The environment's settings for this origin (proxies, CA bundle), read now, once, for
+        # the direct path: requests reads the environment again for every request.
+        self._environment: Mapping[str, Any] | None = None
+        if session in _MADE_HERE:
+            self._environment = session.merge_environment_settings(
+                base_url + "/", {}, True, None, None
+            )
 
     @classmethod
     def for_api(
@@ -489,19 +553,26 @@ class Transport:
         with slot or contextlib.nullcontext():
             started = time.monotonic()
             data = body() if callable(body) else body
+            # None takes a session's own default Authorization off (a token request has none
+            # of ours); the caller's, when given, replaces it.
+            sent_headers: dict[str, str | None] = {"Authorization": None, **headers}
             try:
-                resp = self.session.request(
-                    method,
-                    url,
-                    # None takes a session's own default Authorization off (a token request
-                    # has none of ours); the caller's, when given, replaces it.
-                    headers={"Authorization": None, **headers},
-                    auth=_headers_as_given,
-                    data=data,
-                    timeout=timeout,
-                    stream=True,
-                    allow_redirects=False,
-                )
+                prepared = self._prepared(method, url, sent_headers, data)
+                if prepared is None:
+                    resp = self.session.request(
+                        method,
+                        url,
+                        headers=sent_headers,
+                        auth=_headers_as_given,
+                        data=data,
+                        timeout=timeout,
+                        stream=True,
+                        allow_redirects=False,
+                    )
+                else:
+                    resp = self.session.send(
+                        prepared[0], timeout=timeout, allow_redirects=False, **prepared[1]
+                    )
             except requests.RequestException as exc:
                 raise _failure(described, exc, headers, never=_never_connected(exc)) from exc
             try:
@@ -540,10 +611,50 @@ class Transport:
                 )
             return raw
 
+    def _prepared(
+        self, method: str, url: str, headers: Mapping[str, str | None], data: Body
+    ) -> tuple[requests.PreparedRequest, Mapping[str, Any]] | None:
+        """The request as `Session.request` would prepare it, and the settings to send it
+        with, for a session flexclient made that has nothing to merge into it (no cookies,
+        hooks, parameters or auth): built directly, without the cookie jars, the hooks and
+        the reading of the environment `Session.request` goes through for every request.
+        None otherwise: the request then takes requests' whole path."""
+        session, environment = self.session, self._environment
+        if (
+            environment is None
+            or session.cookies
+            or any(session.hooks.values())
+            or session.params
+            or session.auth is not None
+        ):
+            return None
+        # The session's headers, then the request's; a None drops one (`merge_setting`).
+        merged: CaseInsensitiveDict[str | bytes | None] = CaseInsensitiveDict(session.headers)
+        merged.update(headers)
+        prepared = requests.PreparedRequest()
+        # The ignore: types-requests leaves the parameters of `prepare` untyped.
+        prepared.prepare(  # pyright: ignore[reportUnknownMemberType]
+            method=method,
+            url=url,
+            headers={name: value for name, value in merged.items() if value is not None},
+            data=data,
+            cookies=RequestsCookieJar(),  # none; the answer to a redirect reads them
+        )
+        return prepared, environment
+
     def _read_body(self, resp: requests.Response, described: str) -> tuple[bytes, bool]:
-        """The body and whether it was cut: a success body whole, in chunks, refusing one
-        larger than `max_response_bytes`; any other body up to `ERROR_BODY_BYTES`."""
+        """The body and whether it was cut: a success body whole, refusing one larger than
+        `max_response_bytes`; any other body up to `ERROR_BODY_BYTES`."""
         success = 200 <= resp.status_code < 300
+        if success and _readable_at_once(resp):
+            length = resp.raw.length_remaining
+            # A body announced larger than the bound is refused unread, but for its start.
+            most = 500 if length is not None and length > self.max_response_bytes else None
+            content = _read_at_once(resp.raw, most or self.max_response_bytes + 1)
+            if most is None and len(content) <= self.max_response_bytes:
+                return content, False
+            resp.close()
+            raise self._too_large(resp, content[:500], described)
         limit = self.max_response_bytes if success else ERROR_BODY_BYTES
         out = io.BytesIO()  # its getvalue() does not copy: one body in memory, not two
         head = b""
@@ -555,16 +666,19 @@ class Transport:
                     resp.close()  # the rest is never read; the connection is dropped
                     return out.getvalue(), True
                 resp.close()
-                raise ResponseTooLargeError(
-                    resp.status_code,
-                    resp.reason or _phrase(resp.status_code),
-                    body=head.decode("utf-8", errors="replace"),
-                    headers=resp.headers,
-                    request=described,
-                    reason=f"the body is larger than {self.max_response_bytes} bytes",
-                )
+                raise self._too_large(resp, head, described)
             out.write(chunk)
         return out.getvalue(), False
+
+    def _too_large(self, resp: requests.Response, head: bytes, described: str) -> Exception:
+        return ResponseTooLargeError(
+            resp.status_code,
+            resp.reason or _phrase(resp.status_code),
+            body=head.decode("utf-8", errors="replace"),
+            headers=resp.headers,
+            request=described,
+            reason=f"the body is larger than {self.max_response_bytes} bytes",
+        )
 
     def _retry(
         self, described: str, attempt: int, spent: float, retry_after: float | None, why: str

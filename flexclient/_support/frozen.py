@@ -2,8 +2,8 @@
 
 The standard library's `dataclass` writes the source of `__eq__`, `__hash__` and `__repr__`
 for every class it makes and compiles each (with `__init__`, `__setattr__` and
-`__delattr__`): about 0.1 ms a method, and the frozen dataclasses made when flexclient is
-imported were the largest part of its import. A class declared
+`__delattr__`), and the frozen dataclasses made when flexclient is imported were the largest
+part of its import (docs/performance.md says how to measure it). A class declared
 `@dataclass(frozen=True, eq=False, repr=False)` over `Frozen` behaves as before, from one
 copy of each method that reads the class's fields when called:
 

@@ -89,12 +89,13 @@ def _corner(name: str, value: object) -> LatLng:
     raise ParameterError(name, f"a LatLng, not {value!r}")
 
 
-# Standard library dataclasses, which pydantic validates where models hold them (pydantic's own
-# dataclasses cost about 1.5 ms more at import). Each has its own __init__ (init=False: the
-# decorator would compile one only to drop it), which checks what code passes; pydantic,
-# reading the wire, sets the fields without calling it. Frozen: the fields are set past the
-# dataclass's __setattr__. `__pydantic_config__`: their own settings (unknown keys ignored),
-# not those of the model that holds them (which keeps unknown keys, or may lower strings).
+# Standard library dataclasses, which pydantic validates where models hold them (pydantic's
+# own dataclasses would add their module and a wrapper a class to every import). Each has its
+# own __init__ (init=False: the decorator would compile one only to drop it), which checks
+# what code passes; pydantic, reading the wire, sets the fields without calling it. Frozen:
+# the fields are set past the dataclass's __setattr__. `__pydantic_config__`: their own
+# settings (unknown keys ignored), not those of the model that holds them (which keeps
+# unknown keys, or may lower strings).
 _OWN_SETTINGS = ConfigDict()
 
 

@@ -1,24 +1,24 @@
 """Reading a response body into models, and the three tricks that make it fast.
 
-Each trick was measured (benchmarks/decode.py, docs/performance.md) and each has a plain
+Each trick is measured by benchmarks/decode.py (docs/performance.md) and each has a plain
 fallback, so that correctness never depends on it:
 
 1. **The collector paused, when the program asks** (`pause_collector_while_decoding(True)`,
    off by default) while a body becomes models. Building thousands of objects at once
-   otherwise sets off the collector's older passes, full ones among them, again and again:
-   in a row, a 100-listing page takes 1.6 to 1.85 times as long. But the collector is
-   one for the whole process, so a pause stops it for every thread; a program that decodes
-   in one thread at a time may want it, a threaded server not (docs/performance.md has the
-   numbers). Off, nothing here touches the collector, and JSON too deeply nested to read is
-   refused before it is parsed (`_support.json_reading.check_nesting`) instead.
+   otherwise sets off the collector's older passes, full ones among them, again and again,
+   each over every object of the process. But the collector is one for the whole process,
+   so a pause stops it for every thread; a program that decodes in one thread at a time may
+   want it, a threaded server not (docs/performance.md). Off, nothing here touches the
+   collector, and JSON too deeply nested to read is refused before it is parsed
+   (`_support.json_reading.check_nesting`) instead.
 2. **UUIDs built without `uuid.UUID(text)`'s keyword handling** (`fast_uuid`): the API writes
    only the canonical 36-character form, which is checked as strictly as the standard library
-   does and built directly: 0.6 against 1.2 us an id (measured 2026-11-23, 1,000 random ids);
-   the transit walk reads every id through it. Any other form goes to `uuid.UUID`. Where
+   does and built directly, with none of `uuid.UUID.__init__`'s handling of its other
+   forms; the transit walk reads every id through it. Any other form goes to `uuid.UUID`. Where
    `flexclient._support.compat` finds `uuid.UUID` built otherwise (another Python), the same
    check is made and the id built by `uuid.UUID(bytes=...)` (`_wire.values._uuid_reader`).
 3. **Money and LatLng built without revalidation** (`money_from`, `latlng_from`) when the
-   wire already gave exact `int`/`str` or `float`s: 0.64 against 0.91 us a Money (same day);
+   wire already gave exact `int`/`str` or `float`s, which a page holds by the hundred;
    anything else goes through pydantic's validation of the dataclass, which says what is
    wrong.
 """

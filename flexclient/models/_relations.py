@@ -14,7 +14,7 @@ and a model's declared names are what `related()` checks a name against.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ForwardRef, Generic, Self, TypeVar, get_args, overload
+from typing import TYPE_CHECKING, Any, ForwardRef, Generic, Self, TypeVar, overload
 
 from flexclient._support.lazy import declared_args
 
@@ -26,8 +26,8 @@ R = TypeVar("R", bound="Resource")
 # The descriptors below answer the usual case in their own frame: the relationship resolved
 # when the response was read, to resources of exactly the declared model. Anything else (not
 # resolved, not included, None where one is required, another type) goes through the
-# resource's own checks, which say what is wrong. One Python call instead of six or more:
-# reading the author and images of 100 listings went from 0.22 to 0.07 ms (decode.py's page).
+# resource's own checks, which say what is wrong. One Python call instead of six or more, for
+# an access every program makes for every resource it reads (decode.py times it).
 _ABSENT: Any = object()
 # A resource's links (`Resource._links`, set when a response is read): its include path and its
 # relationships resolved by wire name; these for a resource built by hand. Never written.
@@ -47,8 +47,7 @@ class Relation(Generic[R]):
 
     def __set_name__(self, owner: type, attr: str) -> None:
         self.attr = attr
-        # `ClassVar[ToOne[User]]` names the model (or a `ToOne[User]("author")`, subscripted
-        # constructor, has it in its `__orig_class__`, read by `_resolve`).
+        # `ClassVar[ToOne[User]]` names the model.
         declared = declared_args(owner, attr)
         self.target = (declared[0] or None) if declared else None
 
@@ -65,8 +64,7 @@ class Relation(Generic[R]):
 def _resolve(relation: Relation[Any]) -> type[Any]:
     from flexclient.models._resource import Resource, registered_models
 
-    args = get_args(getattr(relation, "__orig_class__", None))
-    target: object = args[0] if args else relation.target or Resource
+    target: object = relation.target or Resource
     if isinstance(target, ForwardRef):
         target = target.__forward_arg__
     if isinstance(target, str):

@@ -33,8 +33,8 @@ def no_items() -> list[Any]:
 
     pydantic reads a default factory's signature when it builds the model's validator.
     `list`'s is read from its text with the `tokenize` module, whose patterns the first such
-    read compiles (about 2 ms, in the first call that answers such a model); a function's is
-    read from its code."""
+    read compiles (in the first call that answers such a model); a function's is read from
+    its code."""
     return []
 
 
@@ -45,8 +45,8 @@ def wire_name(name: str) -> str:
 
     The alias generator of `WireModel` and so of every attribute model. pydantic's
     `to_camel` gives the same for every field flexclient defines (a test checks), but
-    importing it and compiling its patterns, which defining the models would do, cost about
-    0.8 ms; it also differs on names no model here has (`variant_2x` is `variant2X` there).
+    defining the models would then import it and compile its patterns at every start; it
+    also differs on names no model here has (`variant_2x` is `variant2X` there).
 
     >>> wire_name("protected_data"), wire_name("display_name")
     ('protectedData', 'displayName')
@@ -381,7 +381,7 @@ class Resource(BaseModel):
 class _DumpedAsItsOwnType:
     """Marks a field's resources to be dumped each as its own model (a User with a User's
     attributes), not as the `Resource` the field declares. pydantic's `SerializeAsAny` does
-    the same; importing its module costs about 2 ms at import (docs/performance.md)."""
+    the same, but its module and dataclasses would be imported with the models."""
 
     def __get_pydantic_core_schema__(
         self, source: object, handler: GetCoreSchemaHandler

@@ -1,0 +1,49 @@
+"""The line each benchmark prints first: when, and on what, its figures were measured."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+import shutil
+import subprocess
+from pathlib import Path
+
+import pydantic
+
+
+def js_modules() -> Path | None:
+    """The official JS SDK's `node_modules` (`FLEX_JS_SDKS`, or .cache/js-sdks as .ci/run
+    installs it), or None without node or the SDK."""
+    root = Path(__file__).parents[1] / ".cache" / "js-sdks"
+    modules = Path(os.environ.get("FLEX_JS_SDKS", root)) / "node_modules"
+    if shutil.which("node") is None or not (modules / "sharetribe-flex-sdk").is_dir():
+        return None
+    return modules
+
+
+def described(js_modules: Path | None = None) -> str:
+    """The date (UTC), the CPUs, Python, pydantic and, given the JS SDK's `node_modules`,
+    node and the SDK's version; the load average, which moves every figure."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    parts = [
+        f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC",
+        f"{os.cpu_count()} CPUs ({cpu})",
+        f"Python {platform.python_version()}",
+        f"pydantic {pydantic.VERSION}",
+    ]
+    if js_modules is not None:
+        node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout
+        sdk = json.loads((js_modules / "sharetribe-flex-sdk" / "package.json").read_text())
+        parts.append(f"node {node.strip().lstrip('v')}, sharetribe-flex-sdk {sdk['version']}")
+    if hasattr(os, "getloadavg"):
+        parts.append(f"load {os.getloadavg()[0]:.1f}")
+    return "; ".join(parts)

@@ -1,0 +1,80 @@
+"""A loopback server answering every GET with the benchmark page, run in a process of its own.
+
+    python benchmarks/_page_server.py [listings]
+
+Prints its port on the first line of its output, then serves until its input is closed. A GET
+of `.../marketplace/show` is answered with a marketplace, any other GET with the page, in the
+format its `Accept` asks for (Transit or JSON); a POST (the token request) with a token.
+Keep-alive (HTTP/1.1), as the clients use it: the fake marketplace answers in HTTP/1.0, one
+connection a request, whose making would be most of a small call's time.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _pages import encoded
+
+from flexclient._wire.formats import JSON, TRANSIT
+from flexclient.testing._app import keyword_types
+
+TOKEN = (
+    b'{"access_token":"bench-token","token_type":"bearer","expires_in":86400,"scope":"public-read"}'
+)
+
+
+def server(listings: int) -> ThreadingHTTPServer:
+    """The server, bound to a free port of 127.0.0.1, not yet serving."""
+    as_json, as_transit = encoded(listings, listings)
+    marketplace = {"data": {"id": uuid.UUID(int=1), "type": "marketplace", "attributes": {}}}
+    marketplace["data"]["attributes"] = {"name": "Bench"}
+    shown = JSON.encode(marketplace), TRANSIT.encode(keyword_types(marketplace))
+
+    class Answer(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        # Headers and body go in two writes: with Nagle's algorithm the second would wait
+        # for the client's delayed acknowledgement of the first (40 ms on Linux).
+        disable_nagle_algorithm = True
+
+        def _send(self, body: bytes, content_type: str) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self._send(TOKEN, "application/json")
+
+        def do_GET(self) -> None:
+            json_body, transit_body = (
+                shown if self.path.endswith("/marketplace/show") else (as_json, as_transit)
+            )
+            if "transit" in self.headers.get("Accept", "transit"):
+                self._send(transit_body, "application/transit+json;charset=UTF-8")
+            else:
+                self._send(json_body, "application/json;charset=utf-8")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    return ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+
+
+def main() -> None:
+    made = server(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
+    threading.Thread(target=made.serve_forever, daemon=True).start()
+    print(made.server_address[1], flush=True)
+    sys.stdin.read()  # until the benchmark closes our input (or ends)
+    made.shutdown()
+
+
+if __name__ == "__main__":
+    main()
