@@ -23,7 +23,6 @@ __version__ = "0.1.0"
 # `ImageVariant` is deprecated (`deprecated=` below): it is `ImageVariantSpec`'s old name.
 if TYPE_CHECKING:
     from flexclient._assets import (
-        AssetReferenceError as AssetReferenceError,
         AssetResource as AssetResource,
         AssetSet as AssetSet,
         ImageAsset as ImageAsset,
@@ -53,6 +52,7 @@ if TYPE_CHECKING:
     )
     from flexclient._errors import (
         ApiError as ApiError,
+        AssetReferenceError as AssetReferenceError,
         AuthError as AuthError,
         BadRequestError as BadRequestError,
         ClientError as ClientError,
@@ -75,6 +75,7 @@ if TYPE_CHECKING:
         RequestTimeoutError as RequestTimeoutError,
         ResponseTooLargeError as ResponseTooLargeError,
         ServerError as ServerError,
+        SessionAuthWarning as SessionAuthWarning,
         TokenStoreError as TokenStoreError,
         TransportError as TransportError,
         UnauthorizedError as UnauthorizedError,

@@ -25,7 +25,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from flexclient._endpoints.kinds import Response
-from flexclient._errors import FlexError, ParameterError, UnexpectedResponseError
+from flexclient._errors import AssetReferenceError, ParameterError, UnexpectedResponseError
 from flexclient._file_transfer import Offsite, OffsiteUrl, offsite_url
 from flexclient._http.transport import Metering, RawResponse, Timeout
 from flexclient._support.json_reading import NestingError, read_json
@@ -45,24 +45,6 @@ _PATH_SAFE = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) not in '"<>`{}^
 # What a path may not hold: it would end the path (`?`, `#`), be read as a separator (`\`),
 # or is not text.
 _FORBIDDEN = re.compile(r"[?#\\\x00-\x1f\x7f]")
-
-
-class AssetReferenceError(FlexError, LookupError):
-    """Asset data refers to an asset (`{"_ref": {...}}`) that the answer did not include.
-
-    `where` is the place in the data (`logo`, `sections[2].media.image`), `ref_type` and
-    `ref_id` the reference, `asset_path` the asset holding it.
-    """
-
-    def __init__(self, asset_path: str, where: str, ref_type: str, ref_id: object) -> None:
-        self.asset_path = asset_path
-        self.where = where
-        self.ref_type = ref_type
-        self.ref_id = ref_id
-        super().__init__(
-            f"asset {asset_path!r} refers at {where or '(top)'!r} to {ref_type} {ref_id!r}, "
-            f"which the answer does not include"
-        )
 
 
 class ImageAssetVariant(BaseModel):

@@ -22,6 +22,7 @@ from flexclient import (
     ParameterError,
     RedirectError,
     ServerError,
+    SessionAuthWarning,
     Token,
     UnexpectedResponseError,
 )
@@ -187,7 +188,7 @@ def test_no_credential_goes_to_the_cdn() -> None:
     session.headers["Authorization"] = "Bearer session-secret"
     session.auth = ("user", "session-password")
     session.cookies["st-client-id-token"] = "cookie-secret"
-    with pytest.warns(UserWarning, match="session's `auth` is not applied"):
+    with pytest.warns(SessionAuthWarning, match="session's `auth` is not applied"):
         sdk = MarketplaceClient(
             "client-id", base_url=MP, asset_cdn_base_url=CDN, session=session, retry_policy=NO_WAIT
         )

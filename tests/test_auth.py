@@ -19,6 +19,7 @@ from flexclient import (
     IntegrationClient,
     MarketplaceClient,
     MemoryTokenStore,
+    SessionAuthWarning,
     Token,
     UnauthorizedError,
 )
@@ -74,7 +75,7 @@ def test_netrc_entries_and_a_sessions_auth_or_header_never_replace_the_bearer_to
     session = requests.Session()
     session.auth = ("session-user", "session-secret")
     session.headers["Authorization"] = "Basic c2Vzc2lvbi1kZWZhdWx0"
-    with pytest.warns(UserWarning, match="the session's `auth` is not applied") as warned:
+    with pytest.warns(SessionAuthWarning, match="the session's `auth` is not applied") as warned:
         client = MarketplaceClient("client-id", base_url=MP, session=session)
     assert warned[0].filename == __file__  # the user's line, not flexclient's
     client.listings.query()

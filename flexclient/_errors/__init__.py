@@ -35,6 +35,7 @@
 
     UserWarning
     ├── UnknownParameterWarning            a parameter key the endpoint does not document
+    ├── SessionAuthWarning                 a session's `auth` that flexclient does not apply
     └── PaginationLimitWarning             `.iter()` or `.pages()` stopped at the pagination
                                            limit; more results exist
 
@@ -160,10 +161,33 @@ class ProcessFileError(FlexError, ValueError):
         super().__init__(f"{where}: {problem}")
 
 
+class AssetReferenceError(FlexError, LookupError):
+    """Asset data refers to an asset (`{"_ref": {...}}`) that the answer did not include.
+
+    `where` is the place in the data (`logo`, `sections[2].media.image`), `ref_type` and
+    `ref_id` the reference, `asset_path` the asset holding it.
+    """
+
+    def __init__(self, asset_path: str, where: str, ref_type: str, ref_id: object) -> None:
+        self.asset_path = asset_path
+        self.where = where
+        self.ref_type = ref_type
+        self.ref_id = ref_id
+        super().__init__(
+            f"asset {asset_path!r} refers at {where or '(top)'!r} to {ref_type} {ref_id!r}, "
+            f"which the answer does not include"
+        )
+
+
 class UnknownParameterWarning(UserWarning):
     """A parameter key the endpoint does not document (and of no open family such as
     `pub_*`): it is sent all the same, and the warning names the documented keys it resembles.
     Turn it into an error with `warnings.simplefilter("error", UnknownParameterWarning)`."""
+
+
+class SessionAuthWarning(UserWarning):
+    """A `requests.Session` passed to a client has an `auth` that flexclient does not apply:
+    it would replace the bearer token (a proxy's credentials go in its URL)."""
 
 
 class PaginationLimitWarning(UserWarning):

@@ -51,6 +51,7 @@ from flexclient._errors import (
     RedirectError,
     RequestTimeoutError,
     ResponseTooLargeError,
+    SessionAuthWarning,
     TransportError,
     callers_level,
 )
@@ -404,8 +405,11 @@ class Transport:
             _deadline.install(session, base_url)
             if session.auth is not None:
                 warnings.warn(
-                    "the session's `auth` is not applied: it would replace the bearer token"
-                    " (a proxy's credentials go in its URL, `https://user:password@proxy`)",
+                    SessionAuthWarning(
+                        "the session's `auth` is not applied: it would replace the bearer"
+                        " token (a proxy's credentials go in its URL,"
+                        " `https://user:password@proxy`)"
+                    ),
                     stacklevel=callers_level(),
                 )
         self.session = session
