@@ -1,0 +1,195 @@
+"""What is retried, how long the waits are, where retrying stops, and what an error keeps."""
+
+from __future__ import annotations
+
+import random
+import socket
+import time
+from typing import Any
+
+import pytest
+import requests
+import requests_mock
+from urllib3.exceptions import MaxRetryError, NewConnectionError
+
+from flexclient import (
+    MarketplaceClient,
+    MemoryTokenStore,
+    ParameterError,
+    RequestTimeoutError,
+    RetryPolicy,
+    ServerError,
+    Token,
+    TransportError,
+)
+from flexclient._http.transport import ERROR_BODY_BYTES, check_timeout, default_deadline
+from tests.conftest import MP, TRANSIT_CT
+
+QUERY = f"{MP}/v1/api/listings/query"
+CREATE = f"{MP}/v1/api/own_listings/create"
+OK: dict[str, Any] = {"content": b'["^ ","~:data",[]]', "headers": {"Content-Type": TRANSIT_CT}}
+CREATED: dict[str, Any] = {
+    "content": b'["^ ","~:data",null]',
+    "headers": {"Content-Type": TRANSIT_CT},
+}
+RESET = requests.exceptions.ConnectionError("connection reset by peer")
+
+
+class Steady(RetryPolicy):
+    """A policy whose every backoff is the same, four times `backoff_base` (two seconds)."""
+
+    def wait(self, attempt: int, retry_after: float | None) -> float:
+        return 4 * self.backoff_base if retry_after is None else retry_after
+
+
+def steady(waits: list[float], **policy: Any) -> Steady:
+    return Steady(sleep=waits.append, **policy)
+
+
+def client(policy: RetryPolicy, **options: Any) -> MarketplaceClient:
+    return MarketplaceClient("client-id", base_url=MP, retry_policy=policy, **options)
+
+
+def hits(m: requests_mock.Mocker, url: str) -> int:
+    return sum(1 for r in m.request_history if r.url.split("?")[0] == url)
+
+
+def test_backoff_grows_with_each_attempt_from_zero_to_its_bound() -> None:
+    policy = RetryPolicy(backoff_base=0.5, backoff_cap=8.0)
+    random.seed(36)
+    for attempt, bound in [(0, 0.5), (1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (6, 8.0)]:
+        waits = [policy.wait(attempt, None) for _ in range(400)]
+        assert all(0 <= w <= bound for w in waits)
+        # Full jitter: the waits spread over the whole range, not a part of it.
+        assert min(waits) < bound / 10 and max(waits) > bound * 0.9
+
+
+def test_retry_after_is_waited_as_asked_up_to_its_cap() -> None:
+    policy = RetryPolicy(retry_after_cap=30)
+    assert policy.wait(0, 12.5) == 12.5 and policy.wait(3, 45) == 30
+
+
+@pytest.mark.parametrize("status", [500, 502, 503, 504, 429])
+def test_queries_are_retried_on_each_retryable_status(
+    mock: requests_mock.Mocker, status: int
+) -> None:
+    mock.get(QUERY, [{"status_code": status, "text": "busy"}, OK])
+    waits: list[float] = []
+    assert client(steady(waits)).listings.query().retries == 1
+    assert waits == [2.0] and hits(mock, QUERY) == 2
+
+
+def test_each_connection_failure_counts_as_a_retry(mock: requests_mock.Mocker) -> None:
+    mock.get(QUERY, [{"exc": RESET}, {"exc": RESET}, OK])
+    waits: list[float] = []
+    assert client(steady(waits)).listings.query().retries == 2
+    mock.get(QUERY, exc=RESET)
+    with pytest.raises(TransportError) as info:
+        client(steady(waits := [])).listings.query()
+    assert info.value.retries == 2 and waits == [2.0, 2.0]
+
+
+def test_the_time_budget_holds_across_connection_failures(mock: requests_mock.Mocker) -> None:
+    mock.get(QUERY, exc=RESET)
+    waits: list[float] = []
+    with pytest.raises(TransportError) as info:
+        client(steady(waits, max_retries=10, max_elapsed=5)).listings.query()
+    # A third wait would take the call past its 5 seconds.
+    assert waits == [2.0, 2.0] and info.value.retries == 2 and hits(mock, QUERY) == 3
+
+
+def test_no_retry_whose_wait_would_run_past_the_deadline(mock: requests_mock.Mocker) -> None:
+    mock.get(QUERY, status_code=503, text="busy")
+    waits: list[float] = []
+    with pytest.raises(ServerError) as info:
+        client(steady(waits), deadline=1.5).listings.query()
+    assert waits == [] and info.value.retries == 0 and hits(mock, QUERY) == 1
+
+
+def test_an_attempt_after_the_deadline_passed_is_not_sent(mock: requests_mock.Mocker) -> None:
+    mock.get(QUERY, status_code=503, text="busy")
+
+    def oversleep(seconds: float) -> None:
+        time.sleep(0.4)  # longer than what is left of the call
+
+    policy = Steady(sleep=oversleep, max_retries=3, backoff_base=0.025)
+    with pytest.raises(RequestTimeoutError) as info:
+        client(policy, deadline=0.3).listings.query()
+    assert info.value.kind == "deadline" and hits(mock, QUERY) == 1
+
+
+def test_a_connection_failure_after_the_deadline_is_a_deadline_error(
+    mock: requests_mock.Mocker,
+) -> None:
+    def slow_reset(request: Any, context: Any) -> bytes:
+        time.sleep(0.4)
+        raise RESET
+
+    mock.get(QUERY, content=slow_reset)
+    with pytest.raises(RequestTimeoutError) as info:
+        client(steady([]), deadline=0.3).listings.query()
+    # Past the deadline, nothing is retried.
+    assert info.value.kind == "deadline" and hits(mock, QUERY) == 1
+
+
+def test_a_refused_connection_is_retried_for_a_command(mock: requests_mock.Mocker) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    refused = requests.exceptions.ConnectionError(
+        MaxRetryError(None, f"http://127.0.0.1:{port}/", NewConnectionError(None, "refused"))  # type: ignore[arg-type]
+    )
+    mock.post(CREATE, [{"exc": refused}, CREATED])
+    waits: list[float] = []
+    token = Token(access_token="user-token", scope="user", refresh_token="r", expires_in=3600)
+    sdk = client(steady(waits), token_store=MemoryTokenStore(token))
+    assert sdk.own_listings.create({"title": "x"}).retries == 1 and waits == [2.0]
+    mock.post(CREATE, exc=refused)
+    with pytest.raises(TransportError) as info:
+        sdk.own_listings.create({"title": "x"})
+    assert info.value.never_connected and info.value.retries == 2
+
+
+def test_a_cut_off_error_body_keeps_its_start_and_says_so(mock: requests_mock.Mocker) -> None:
+    huge = b"<html>" + b"x" * (3 * ERROR_BODY_BYTES)
+    mock.get(QUERY, status_code=500, content=huge)
+    with pytest.raises(ServerError) as info:
+        client(RetryPolicy(max_retries=0)).listings.query()
+    assert info.value.body_truncated and info.value.body.encode() == huge[:ERROR_BODY_BYTES]
+    mock.get(QUERY, status_code=500, content=b"short")
+    with pytest.raises(ServerError) as info:
+        client(RetryPolicy(max_retries=0)).listings.query()
+    assert not info.value.body_truncated and info.value.body == "short"
+
+
+def test_tokens_are_cut_from_connection_errors_that_repeat_them(
+    mock: requests_mock.Mocker,
+) -> None:
+    token = Token(access_token="sekrit-access", scope="user", refresh_token="r", expires_in=3600)
+    leaky = requests.exceptions.ConnectionError(
+        "proxy refused {'Authorization': 'Bearer sekrit-access'} and Bearer sekrit-access"
+    )
+    mock.get(QUERY, exc=leaky)
+    sdk = client(RetryPolicy(max_retries=0), token_store=MemoryTokenStore(token))
+    with pytest.raises(TransportError) as info:
+        sdk.listings.query()
+    shown = str(info.value) + repr(info.value)
+    assert "sekrit-access" not in shown and "[redacted]" in shown and "proxy refused" in shown
+
+
+@pytest.mark.parametrize(
+    ("timeout", "deadline"), [((5.0, 30.0), 95.0), ((2.0, 1.0), 5.0), (4.0, 16.0)]
+)
+def test_a_call_without_a_deadline_may_take_a_connect_and_three_reads(
+    timeout: float | tuple[float, float], deadline: float
+) -> None:
+    assert default_deadline(timeout) == deadline
+
+
+def test_timeouts_are_seconds_or_a_connect_read_pair() -> None:
+    assert check_timeout((1, 2.5)) == (1.0, 2.5) and check_timeout(3) == 3.0
+    assert check_timeout((4,)) == 4.0
+    for bad in [(0, 1), (1, 2, 3), (), True, float("inf"), "5", None, (1, -1)]:
+        with pytest.raises(ParameterError) as info:
+            check_timeout(bad)
+        assert info.value.param == "timeout"
