@@ -336,3 +336,61 @@ def test_a_position_file_longer_than_a_position_is_refused(tmp_path: Path) -> No
     path.write_text("9" * 69)
     with pytest.raises(PositionStoreError, match="does not hold a sequence ID"):
         FilePositionStore(path).get()
+
+
+def test_every_filter_and_starting_point_goes_by_its_wire_name(
+    mock: requests_mock.Mocker, mocked: IntegrationClient
+) -> None:
+    import datetime as dt
+
+    mock.get(EVENTS, [events_page()])
+    resource, related = uuid.UUID(int=7), uuid.UUID(int=8)
+    since = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+    feed = mocked.events_feed(
+        created_at_start=since,
+        event_types=["listing/created", "user/updated"],
+        resource_id=resource,
+        related_resource_id=related,
+        per_page=1,
+        stop_when_caught_up=True,
+    )
+    assert list(feed) == []
+    sent = mock.request_history[-1].qs
+    assert sent == {
+        "createdatstart": ["2026-01-02t03:04:05.000z"],
+        "eventtypes": ["listing/created,user/updated"],
+        "resourceid": [str(resource)],
+        "relatedresourceid": [str(related)],
+        "perpage": ["1"],
+    }
+
+
+def test_a_feed_caught_up_waits_its_poll_interval_then_doubles_it(
+    mock: requests_mock.Mocker, mocked: IntegrationClient
+) -> None:
+    sleeps: list[float] = []
+    mock.get(EVENTS, [events_page(1), events_page(), events_page(), events_page(2)])
+    feed = mocked.events_feed(poll_interval=45, sleep=sleeps.append)
+    assert handed_out(feed, 2) == [1, 2] and sleeps == [45, 90, 180]
+
+
+@pytest.mark.parametrize(
+    ("per_page", "allowed"), [(0, False), (1, True), (100, True), (101, False)]
+)
+def test_per_page_is_1_to_100(mocked: IntegrationClient, per_page: int, allowed: bool) -> None:
+    if allowed:
+        mocked.events_feed(per_page=per_page)
+        return
+    with pytest.raises(ParameterError) as info:
+        mocked.events_feed(per_page=per_page)
+    assert info.value.param == "per_page"
+
+
+@pytest.mark.parametrize("options", [{"poll_interval": 0}, {"poll_interval": 5}])
+def test_a_bad_poll_interval_is_named(mocked: IntegrationClient, options: dict[str, Any]) -> None:
+    with pytest.raises(ParameterError) as info:
+        mocked.events_feed(**options)
+    assert info.value.param == "poll_interval"
+    with pytest.raises(ParameterError) as info:
+        mocked.events_feed(max_poll_interval=-1)
+    assert info.value.param == "max_poll_interval"

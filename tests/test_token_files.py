@@ -1,0 +1,157 @@
+"""Tokens as the Authentication API sends them, and as a token file keeps them."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from flexclient import FileTokenStore, Token
+
+
+def test_a_login_as_token_stays_one_in_a_token_file(tmp_path: Path) -> None:
+    store = FileTokenStore(tmp_path / "token.json")
+    store.set(Token(access_token="a", scope="user", refresh_token="r", is_logged_in_as=True))
+    assert json.loads(store.path.read_text())["is_logged_in_as"] is True
+    read = store.get()
+    assert read is not None and read.is_logged_in_as and read.extra == {}
+    store.set(Token(access_token="b", scope="user", refresh_token="r"))
+    assert "is_logged_in_as" not in json.loads(store.path.read_text())
+    read = store.get()
+    assert read is not None and not read.is_logged_in_as
+
+
+def test_only_a_true_is_logged_in_as_marks_a_login_as_token() -> None:
+    for value in ("true", 1, None):
+        token = Token.from_wire({"access_token": "a", "is_logged_in_as": value})
+        assert not token.is_logged_in_as and "is_logged_in_as" not in token.extra
+    assert Token.from_wire({"access_token": "a", "is_logged_in_as": True}).is_logged_in_as
+
+
+@pytest.mark.parametrize(
+    ("scope", "refresh", "anonymous"),
+    [
+        ("public-read", None, True),
+        ("public-read", "r", True),
+        ("user", None, False),
+        ("", None, True),  # no scope: anonymous when it cannot be refreshed
+        ("", "r", False),
+    ],
+)
+def test_without_a_scope_a_token_is_anonymous_when_it_cannot_be_refreshed(
+    scope: str, refresh: str | None, anonymous: bool
+) -> None:
+    assert Token(access_token="a", scope=scope, refresh_token=refresh).is_anonymous is anonymous
+
+
+def test_token_type_and_the_other_fields_come_and_go_as_sent(tmp_path: Path) -> None:
+    plain = Token.from_wire({"access_token": "a"})
+    assert (plain.token_type, plain.scope, plain.expires_in, plain.refresh_token) == (
+        "bearer",
+        "",
+        None,
+        None,
+    )
+    assert plain.to_wire() == {"access_token": "a", "token_type": "bearer", "scope": ""}
+    sent: dict[str, Any] = {
+        "access_token": "a",
+        "token_type": "mac",
+        "expires_in": 60,
+        "scope": "user trusted:user",
+        "refresh_token": "r",
+        "client_data": {"x": 1},
+    }
+    token = Token.from_wire(sent)
+    assert token.token_type == "mac" and token.scopes == ["user", "trusted:user"]
+    assert token.extra == {"client_data": {"x": 1}} and token.to_wire() == sent
+    assert Token.from_wire({"access_token": "a", "expires_in": "60"}).expires_in is None
+    store = FileTokenStore(tmp_path / "token.json")
+    store.set(token)
+    read = store.get()
+    assert read is not None and read.to_wire() == sent
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {},
+        {"access_token": ""},
+        {"access_token": 12},
+        {"access_token": "a", "refresh_token": 12},
+        {"access_token": "a b"},
+        {"access_token": "a\r\nX-Evil: 1"},
+        {"access_token": "ä"},
+        {"access_token": "a", "refresh_token": ""},
+        {"access_token": "a", "refresh_token": "r\n"},
+    ],
+)
+def test_a_token_answer_that_cannot_be_used_is_refused(answer: dict[str, Any]) -> None:
+    with pytest.raises(ValueError) as info:
+        Token.from_wire(answer)
+    assert "access_token" in str(info.value) or "refresh_token" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b'{"access_token": ""}', "no access_token"),
+        (b"[1, 2]", "not a JSON object"),
+        (b"\xff\xfe{}", "not UTF-8 text"),
+        (b'{"access_token": "a",', "not JSON"),
+        (b"   \n", "ignoring empty token file"),
+    ],
+)
+def test_a_token_file_without_a_usable_token_holds_none(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, content: bytes, said: str
+) -> None:
+    path = tmp_path / "token.json"
+    path.write_bytes(content)
+    path.chmod(0o600)
+    assert FileTokenStore(path).get() is None
+    assert said in caplog.text
+
+
+def test_a_token_file_too_large_to_be_one_holds_none(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "token.json"
+    padding = " " * (64 * 1024)
+    path.write_text('{"access_token": "a"' + padding + "}")
+    path.chmod(0o600)
+    assert FileTokenStore(path).get() is None
+    assert "larger than" in caplog.text
+    path.write_text('{"access_token": "a"' + padding[:-100] + "}")
+    read = FileTokenStore(path).get()
+    assert read is not None and read.access_token == "a"
+
+
+def test_removing_a_token_file_that_is_not_there_is_no_error(tmp_path: Path) -> None:
+    store = FileTokenStore(tmp_path / "token.json")
+    store.remove()
+    store.set(Token(access_token="a"))
+    store.remove()
+    assert not store.path.exists() and store.get() is None
+
+
+@pytest.mark.parametrize(("shared", "mode"), [(False, 0o600), (True, 0o660)])
+def test_the_lock_makes_its_folder_and_a_lock_file_only_the_owners_may_open(
+    tmp_path: Path, shared: bool, mode: int
+) -> None:
+    path = tmp_path / "not" / "yet" / "token.json"
+    store = FileTokenStore(path, shared=shared)
+    old = os.umask(0o022)
+    try:
+        with store.lock():
+            lock = path.with_name("token.json.lock")
+            assert path.parent.is_dir() and lock.is_file()
+            assert stat.S_IMODE(lock.stat().st_mode) == mode
+            store.set(Token(access_token="a"))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == mode
+    read = store.get()
+    assert read is not None and read.access_token == "a"
