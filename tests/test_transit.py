@@ -348,3 +348,58 @@ def test_a_tag_is_cached_and_may_come_back_only_as_a_tag() -> None:
     for text in ('[["~#point",[1]],"^0"]', '[["~#point",[1]],["^ ","^0",2]]'):
         with pytest.raises(ValueError):
             loads(text)
+
+
+@pytest.mark.parametrize(
+    ("halves", "value"),
+    [
+        ("[-568210367123287600,-6384696206158828554]", "f81d4fae-7dec-11d0-a765-00a0c91e6bf6"),
+        ("[0,1]", "00000000-0000-0000-0000-000000000001"),
+        ("[1,0]", "00000000-0000-0001-0000-000000000000"),
+        ("[9223372036854775807,-9223372036854775808]", "7fffffff-ffff-ffff-8000-000000000000"),
+    ],
+)
+def test_a_uuid_as_two_signed_halves(halves: str, value: str) -> None:
+    assert loads(f'["~#u",{halves}]') == uuid.UUID(value)
+
+
+@pytest.mark.parametrize("halves", ["[1]", "[1,2,3]", '["1",2]', "[1,2.5]", "[true,1]"])
+def test_a_uuid_of_anything_but_two_integer_halves_is_refused(halves: str) -> None:
+    with pytest.raises(ValueError, match="two integers"):
+        loads(f'["~#u",{halves}]')
+
+
+@pytest.mark.parametrize("text", ["~f1e4300", "~f-9.9e4300", "~f1e-4301", "~f0.1e-4300"])
+def test_a_decimal_just_past_the_digit_limit_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="out of range"):
+        loads(json.dumps(["~#'", text]))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("~bSGVsbG8sIFhYWA==", b"Hello, XXX"),
+        ("~bSGVsbG8sIFhYWA", b"Hello, XXX"),  # padding left out
+        ("~bWA==", b"X"),
+        ("~b+/+/", b"\xfb\xff\xbf"),
+        ("~b", b""),
+    ],
+)
+def test_base64_of_any_letters_is_read(text: str, value: bytes) -> None:
+    assert loads(json.dumps(["~#'", text])) == value
+
+
+@pytest.mark.parametrize("text", ["~bWA=X", "~bWA===", "~bSGVsbG8$", "~bWAX=="])
+def test_base64_with_a_character_out_of_place_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="invalid base64"):
+        loads(json.dumps(["~#'", text]))
+
+
+def test_plain_string_keys_are_cached_for_later_maps() -> None:
+    text = '[["^ ","title",1,"ab",2],["^ ","^0",3,"ab",4],["^ ","^0",5]]'
+    assert loads(text) == [{"title": 1, "ab": 2}, {"title": 3, "ab": 4}, {"title": 5}]
+    # Keys of 3 characters or fewer are not: "^0" is still the first long one.
+    assert loads('[["^ ","abc",1,"abcd",2],["^ ","^0",3]]') == [
+        {"abc": 1, "abcd": 2},
+        {"abcd": 3},
+    ]
