@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flexclient import LatLng, LatLngBounds, Money, ParameterError
+from flexclient._wire.formats import MAX_DEPTH
 from flexclient._wire.query import write_query
 from flexclient._wire.values import js_number
 from flexclient.params import object_query
@@ -200,3 +201,17 @@ def test_every_value_decodes_back_and_nones_are_dropped(params: dict[str, Any]) 
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_js_numbers_read_back_as_the_same_float(value: float) -> None:
     assert float(js_number(value)) == value
+
+
+def test_lists_nest_up_to_the_limit_and_not_one_level_more() -> None:
+    # deep(n) is n lists around an empty one: n + 1 levels.
+    assert write_query({"ids": deep(MAX_DEPTH - 1)}) == "ids="
+    with pytest.raises(ParameterError, match=f"more than {MAX_DEPTH} levels") as info:
+        write_query({"ids": deep(MAX_DEPTH)})
+    assert info.value.param == "ids"
+    assert write_query({"ids": [1, [2, [3, None]], None, 4]}) == "ids=1,2,3,,,4"
+
+
+def test_a_list_met_twice_side_by_side_is_not_a_loop() -> None:
+    shared: list[object] = [1, 2]
+    assert write_query({"ids": [shared, shared]}) == "ids=1,2,1,2"
