@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import argparse
 import ast
+import concurrent.futures
 import contextlib
 import dataclasses
 import hashlib
 import json
 import os
+import queue
 import shutil
 import signal
 import subprocess
@@ -467,6 +469,7 @@ def run_mutant(
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        RUNNING.add(process.pid)
         try:
             code = process.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -476,6 +479,7 @@ def run_mutant(
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)  # whatever the tests left running
+            RUNNING.discard(process.pid)
         if code == 0:
             return "survived"
         output.seek(0)
@@ -486,6 +490,21 @@ def run_mutant(
     finally:
         output.close()
         target.write_text(original)
+
+
+# The process groups of the mutants under way, and the package copies: what a SIGTERM or ^C
+# of the runner must not leave behind.
+RUNNING: set[int] = set()
+COPIES: list[Path] = []
+
+
+def _stop(signum: int, frame: object) -> None:
+    for pid in list(RUNNING):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+    for folder in COPIES:
+        shutil.rmtree(folder, ignore_errors=True)
+    os._exit(128 + signum)
 
 
 @dataclasses.dataclass
@@ -516,7 +535,7 @@ class Score:
 
 def mutate_module(
     root: Path,
-    copy_root: Path,
+    copies: queue.Queue[Path],
     package: str,
     path: str,
     cov: Coverage,
@@ -524,36 +543,48 @@ def mutate_module(
     budget: float,
     progress: bool,
 ) -> Score:
-    """Make and run every mutant of `path`."""
+    """Make and run every mutant of `path`, as many at once as there are `copies` of the
+    package."""
     source = (root / path).read_text()
     baseline = ast.unparse(ast.parse(source))
-    score = Score(path)
     found = mutants(source)
-    for n, mutant in enumerate(found, 1):
+
+    def fate(mutant: Mutant) -> tuple[str, int, int]:
         text = mutated(source, mutant)
         if text == baseline:
-            continue
+            return "same", 0, 0
         covering = cov.tests_for(path, mutant.line)
         tests = cov.within(covering, budget)
         if not tests:
-            score.uncovered.append(mutant)
-            result = "uncovered"
-        else:
+            return "uncovered", 0, 0
+        started = time.monotonic()
+        copy_root = copies.get()
+        try:
             # The tests ran under coverage in the collecting run; a mutant gets twice that.
             limit = timeout + 2 * cov.seconds(tests)
             result = run_mutant(root, copy_root, package, path, text, tests, limit)
-            if result == "survived":
-                score.survived.append((mutant, len(tests), len(covering)))
-            elif result == "error":
-                score.errors.append(mutant)
-            else:
-                score.killed += 1
+        finally:
+            copies.put(copy_root)
         if progress:
             print(
-                f"  [{n}/{len(found)}] {path}:{mutant.line}: {mutant.description}: {result}",
+                f"  {path}:{mutant.line}: {mutant.description}: {result} "
+                f"({len(tests)} tests, {time.monotonic() - started:.1f} s)",
                 file=sys.stderr,
                 flush=True,
             )
+        return result, len(tests), len(covering)
+
+    score = Score(path)
+    with concurrent.futures.ThreadPoolExecutor(copies.qsize()) as pool:
+        for mutant, (result, ran, covering) in zip(found, pool.map(fate, found), strict=True):
+            if result == "uncovered":
+                score.uncovered.append(mutant)
+            elif result == "survived":
+                score.survived.append((mutant, ran, covering))
+            elif result == "error":
+                score.errors.append(mutant)
+            elif result != "same":
+                score.killed += 1
     return score
 
 
@@ -578,10 +609,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--budget",
         type=float,
-        default=60.0,
-        help="run only the fastest "
-        "covering tests that took this many seconds in all (at least one)",
+        default=30.0,
+        help="run only the fastest covering tests that took this many seconds in all",
     )
+    parser.add_argument("--jobs", type=int, default=1, help="mutants run at once")
     parser.add_argument("--progress", action="store_true", help="print each mutant's fate")
     parser.add_argument("--list", action="store_true", help="list the mutants; run nothing")
     args = parser.parse_args(argv)
@@ -593,18 +624,24 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{path}:{m.line}: {m.description}")
         return 0
     cov = collect(root, args.package, modules, args.tests, root / ".cache" / "mutate")
-    copy_root = Path(tempfile.mkdtemp(prefix="mutate-"))
+    copies: queue.Queue[Path] = queue.Queue()
+    made = COPIES
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    scores: list[Score] = []
     try:
-        shutil.copytree(
-            root / args.package,
-            copy_root / args.package,
-            ignore=shutil.ignore_patterns("__pycache__"),
-        )
-        scores = []
+        for _ in range(args.jobs):
+            made.append(Path(tempfile.mkdtemp(prefix="mutate-")))
+            shutil.copytree(
+                root / args.package,
+                made[-1] / args.package,
+                ignore=shutil.ignore_patterns("__pycache__"),
+            )
+            copies.put(made[-1])
         for path in modules:
             started = time.monotonic()
             score = mutate_module(
-                root, copy_root, args.package, path, cov, args.timeout, args.budget, args.progress
+                root, copies, args.package, path, cov, args.timeout, args.budget, args.progress
             )
             scores.append(score)
             print(score.line() + f" [{time.monotonic() - started:.0f} s]", flush=True)
@@ -620,7 +657,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for mutant in score.errors:
                 print(f"  could not run: {path}:{mutant.line}: {mutant.description}", flush=True)
     finally:
-        shutil.rmtree(copy_root, ignore_errors=True)
+        for folder in made:
+            shutil.rmtree(folder, ignore_errors=True)
     print()
     for score in scores:
         print(score.line())

@@ -24,7 +24,7 @@ from flexclient import (
     RetryPolicy,
     Token,
 )
-from flexclient._http.transport import check_origin
+from flexclient._http.transport import UPLOAD_TIMEOUT, check_origin, default_deadline
 from flexclient._options import SHARED, SHORTHANDS
 from tests.conftest import MP, token_json
 
@@ -302,3 +302,17 @@ def test_the_transports_take_the_options_as_they_are() -> None:
         assert other.timeout == options.timeout and other.retry is options.retry_policy
         assert other.deadline is None and other.limiter is None and other._slots is None
         client.close()
+
+
+def test_the_defaults_are_those_the_docs_give() -> None:
+    # docs/usage.md's option table, docs/reliability.md, docs/uploads.md.
+    defaults = Options(base_url=MP)
+    assert defaults.timeout == (5.0, 30.0) and defaults.deadline is None
+    assert defaults.max_response_bytes == 64 * 1024 * 1024
+    assert (defaults.wire_format, defaults.version) == ("transit", "v1")
+    policy = defaults.retry_policy
+    assert (policy.max_retries, policy.backoff_base, policy.backoff_cap) == (2, 0.5, 8.0)
+    assert (policy.retry_after_cap, policy.max_elapsed) == (60.0, 90.0)
+    assert UPLOAD_TIMEOUT == (5.0, 300.0)
+    # A call may take a connect timeout and three read timeouts: 95 s, 905 s for an upload.
+    assert default_deadline(defaults.timeout) == 95 and default_deadline(UPLOAD_TIMEOUT) == 905
