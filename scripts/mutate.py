@@ -59,6 +59,9 @@ MODULES = (
     "flexclient/_charging.py",
 )
 
+# The fastest covering tests a mutant runs first, before the rest of them.
+FIRST_BATCH = 20
+
 # A comment that keeps a line out of the mutants (a line whose mutants are all equivalent).
 NO_MUTATE = "# pragma: no mutate"
 
@@ -560,9 +563,14 @@ def mutate_module(
         started = time.monotonic()
         copy_root = copies.get()
         try:
-            # The tests ran under coverage in the collecting run; a mutant gets twice that.
-            limit = timeout + 2 * cov.seconds(tests)
-            result = run_mutant(root, copy_root, package, path, text, tests, limit)
+            # Most mutants fail one of the fastest tests: those run first, on their own, as
+            # collecting hundreds of tests costs seconds. The tests ran under coverage in the
+            # collecting run; a mutant's get twice that time.
+            result = "survived"
+            for batch in (tests[:FIRST_BATCH], tests[FIRST_BATCH:]):
+                if batch and result == "survived":
+                    limit = timeout + 2 * cov.seconds(batch)
+                    result = run_mutant(root, copy_root, package, path, text, batch, limit)
         finally:
             copies.put(copy_root)
         if progress:

@@ -14,6 +14,8 @@ from urllib3.exceptions import MaxRetryError, NewConnectionError
 
 from flexclient import (
     MarketplaceClient,
+    NotFoundError,
+    RedirectError,
     MemoryTokenStore,
     ParameterError,
     RequestTimeoutError,
@@ -22,7 +24,7 @@ from flexclient import (
     Token,
     TransportError,
 )
-from flexclient._http.transport import check_timeout, default_deadline
+from flexclient._http.transport import check_timeout, default_deadline, parse_retry_after
 from tests.conftest import MP, TRANSIT_CT
 
 QUERY = f"{MP}/v1/api/listings/query"
@@ -194,3 +196,34 @@ def test_timeouts_are_seconds_or_a_connect_read_pair() -> None:
         with pytest.raises(ParameterError) as info:
             check_timeout(bad)
         assert info.value.param == "timeout"
+
+
+def test_retry_after_in_the_past_or_negative_is_no_wait_and_garbage_is_ignored() -> None:
+    assert parse_retry_after("-5") == 0.0 and parse_retry_after("2.5") == 2.5
+    assert parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0
+    assert parse_retry_after("") is None and parse_retry_after(None) is None
+    assert parse_retry_after("soon") is None
+
+
+def test_an_answer_without_a_reason_phrase_gets_the_standard_one(
+    mock: requests_mock.Mocker,
+) -> None:
+    mock.get(QUERY, status_code=404, reason="", text="gone")
+    with pytest.raises(NotFoundError) as info:
+        client(RetryPolicy(max_retries=0)).listings.query()
+    assert info.value.status_text == "Not Found" and "404 Not Found" in str(info.value)
+    mock.get(QUERY, status_code=599, reason="", text="odd")
+    with pytest.raises(ServerError) as odd:
+        client(RetryPolicy(max_retries=0)).listings.query()
+    assert odd.value.status == 599 and odd.value.status_text == ""
+
+
+def test_a_redirect_is_an_error_naming_where_it_pointed(mock: requests_mock.Mocker) -> None:
+    mock.get(QUERY, status_code=302, headers={"Location": "/v1/api/elsewhere?x=1"})
+    with pytest.raises(RedirectError) as info:
+        client(RetryPolicy(max_retries=0)).listings.query()
+    assert info.value.location == f"{MP}/v1/api/elsewhere?x=1" and info.value.status == 302
+    mock.get(QUERY, status_code=307)
+    with pytest.raises(RedirectError) as nowhere:
+        client(RetryPolicy(max_retries=0)).listings.query()
+    assert nowhere.value.location is None
