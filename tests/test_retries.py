@@ -14,10 +14,10 @@ from urllib3.exceptions import MaxRetryError, NewConnectionError
 
 from flexclient import (
     MarketplaceClient,
-    NotFoundError,
-    RedirectError,
     MemoryTokenStore,
+    NotFoundError,
     ParameterError,
+    RedirectError,
     RequestTimeoutError,
     RetryPolicy,
     ServerError,
