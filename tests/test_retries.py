@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import socket
 import time
@@ -227,3 +228,14 @@ def test_a_redirect_is_an_error_naming_where_it_pointed(mock: requests_mock.Mock
     with pytest.raises(RedirectError) as nowhere:
         client(RetryPolicy(max_retries=0)).listings.query()
     assert nowhere.value.location is None
+
+
+def test_a_retry_policy_is_frozen_and_shows_its_figures_but_not_its_sleep() -> None:
+    policy = RetryPolicy(max_retries=5, sleep=lambda _: None)
+    assert repr(policy) == (
+        "RetryPolicy(max_retries=5, backoff_base=0.5, backoff_cap=8.0, retry_after_cap=60.0,"
+        " max_elapsed=90.0)"
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        policy.max_retries = 1  # type: ignore[misc]
+    assert policy == RetryPolicy(max_retries=5, sleep=policy.sleep) != RetryPolicy()
