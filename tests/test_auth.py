@@ -6,7 +6,7 @@ import contextlib
 import json
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -716,7 +716,7 @@ class StoreWithItsOwnLock:
         self.token = None
 
     @contextlib.contextmanager
-    def lock(self) -> Iterator[None]:
+    def lock(self) -> Generator[None]:
         self.events.append("lock")
         self.held = True
         try:
