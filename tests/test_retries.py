@@ -239,3 +239,23 @@ def test_a_retry_policy_is_frozen_and_shows_its_figures_but_not_its_sleep() -> N
     with pytest.raises(dataclasses.FrozenInstanceError):
         policy.max_retries = 1  # type: ignore[misc]
     assert policy == RetryPolicy(max_retries=5, sleep=policy.sleep) != RetryPolicy()
+
+
+def test_a_retry_after_at_the_cap_is_waited(mock: requests_mock.Mocker) -> None:
+    mock.get(QUERY, [{"status_code": 429, "headers": {"Retry-After": "30"}}, OK])
+    waits: list[float] = []
+    assert client(steady(waits, retry_after_cap=30)).listings.query().retries == 1
+    assert waits == [30]
+
+
+def test_the_time_budget_counts_the_attempts_themselves(mock: requests_mock.Mocker) -> None:
+    def slow_busy(request: Any, context: Any) -> bytes:
+        time.sleep(0.3)  # at least this long: each attempt takes 0.3 s of the budget or more
+        context.status_code = 503
+        return b"busy"
+
+    mock.get(QUERY, content=slow_busy)
+    policy = steady([], max_retries=10, max_elapsed=0.5, backoff_base=0)
+    with pytest.raises(ServerError):
+        client(policy, deadline=60).listings.query()
+    assert 1 <= hits(mock, QUERY) <= 2
