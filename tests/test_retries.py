@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
+import re
 import socket
 import time
 from typing import Any
@@ -14,10 +16,12 @@ import requests_mock
 from urllib3.exceptions import MaxRetryError, NewConnectionError
 
 from flexclient import (
+    Bucket,
     MarketplaceClient,
     MemoryTokenStore,
     NotFoundError,
     ParameterError,
+    RateLimits,
     RedirectError,
     RequestTimeoutError,
     RetryPolicy,
@@ -224,6 +228,10 @@ def test_a_redirect_is_an_error_naming_where_it_pointed(mock: requests_mock.Mock
     with pytest.raises(RedirectError) as info:
         client(RetryPolicy(max_retries=0)).listings.query()
     assert info.value.location == f"{MP}/v1/api/elsewhere?x=1" and info.value.status == 302
+    mock.get(QUERY, status_code=300, headers={"Location": "https://elsewhere.test/"})
+    with pytest.raises(RedirectError) as choices:
+        client(RetryPolicy(max_retries=0)).listings.query()
+    assert choices.value.location == "https://elsewhere.test/"
     mock.get(QUERY, status_code=307)
     with pytest.raises(RedirectError) as nowhere:
         client(RetryPolicy(max_retries=0)).listings.query()
@@ -259,3 +267,27 @@ def test_the_time_budget_counts_the_attempts_themselves(mock: requests_mock.Mock
     with pytest.raises(ServerError):
         client(policy, deadline=60).listings.query()
     assert 1 <= hits(mock, QUERY) <= 2
+
+
+def test_the_debug_log_says_how_long_an_answer_and_the_rate_limit_took(
+    mock: requests_mock.Mocker, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="flexclient")
+    mock.get(QUERY, **OK)
+    limits = RateLimits(queries=Bucket(1, 1, 0.2, 1), commands=Bucket(1, 1, 0.2, 1))
+    token = Token(access_token="t", scope="public-read")
+    sdk = client(steady([]), rate_limits=limits, token_store=MemoryTokenStore(token))
+    sdk.listings.query()
+    sdk.listings.query()  # the next token of the bucket comes 0.2 s after the first
+    lines = [r.getMessage() for r in caplog.records if r.name == "flexclient"]
+    took = [
+        re.fullmatch(r"GET /v1/api/listings/query -> 200 in (\S+)s \(retries 0\)", x) for x in lines
+    ]
+    seconds = [float(m.group(1)) for m in took if m]
+    # How long an answer took: a duration, not a point in time.
+    assert len(seconds) == 2 and all(0 <= s < 3600 for s in seconds)
+    waited = [x for x in lines if "for the client-side rate limit" in x]
+    assert len(waited) == 1
+    assert re.fullmatch(
+        r"GET /v1/api/listings/query: waited \S+s for the client-side rate limit", waited[0]
+    )
