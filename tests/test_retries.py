@@ -228,10 +228,13 @@ def test_a_redirect_is_an_error_naming_where_it_pointed(mock: requests_mock.Mock
     with pytest.raises(RedirectError) as info:
         client(RetryPolicy(max_retries=0)).listings.query()
     assert info.value.location == f"{MP}/v1/api/elsewhere?x=1" and info.value.status == 302
-    mock.get(QUERY, status_code=300, headers={"Location": "https://elsewhere.test/"})
+    # A redirect's body is an error body: kept up to 64 KiB.
+    page = b"<p>" + b"x" * (100 * 1024)
+    mock.get(QUERY, status_code=300, headers={"Location": "https://elsewhere.test/"}, content=page)
     with pytest.raises(RedirectError) as choices:
         client(RetryPolicy(max_retries=0)).listings.query()
     assert choices.value.location == "https://elsewhere.test/"
+    assert choices.value.body.encode() == page[: 64 * 1024]
     mock.get(QUERY, status_code=307)
     with pytest.raises(RedirectError) as nowhere:
         client(RetryPolicy(max_retries=0)).listings.query()
