@@ -32,6 +32,7 @@ import hashlib
 import json
 import os
 import queue
+import re
 import shutil
 import signal
 import subprocess
@@ -58,6 +59,23 @@ MODULES = (
     "flexclient/credits.py",
     "flexclient/_charging.py",
 )
+
+# A line of the runner's report that names a mutant left alive, as `recheck` reads it.
+LEFT_ALIVE = re.compile(
+    r"^ +(?:survived|no test runs|could not run): (\S+?):(\d+): (.*?)"
+    r"(?: \(\d+(?: of \d+)? covering test\(s\) ran\))?$"
+)
+
+
+def left_alive(report: str) -> set[tuple[str, int, str]]:
+    """The mutants a report of this runner names as survivors, uncovered or not run."""
+    found: set[tuple[str, int, str]] = set()
+    for line in report.splitlines():
+        match = LEFT_ALIVE.match(line)
+        if match:
+            found.add((match[1], int(match[2]), match[3]))
+    return found
+
 
 # The fastest covering tests a mutant runs first, before the rest of them.
 FIRST_BATCH = 20
@@ -545,14 +563,17 @@ def mutate_module(
     timeout: float,
     budget: float,
     progress: bool,
+    recheck: set[tuple[str, int, str]] | None = None,
 ) -> Score:
     """Make and run every mutant of `path`, as many at once as there are `copies` of the
-    package."""
+    package; with `recheck`, only those it names (the others count as killed)."""
     source = (root / path).read_text()
     baseline = ast.unparse(ast.parse(source))
     found = mutants(source)
 
     def fate(mutant: Mutant) -> tuple[str, int, int]:
+        if recheck is not None and (path, mutant.line, mutant.description) not in recheck:
+            return "killed before", 0, 0
         text = mutated(source, mutant)
         if text == baseline:
             return "same", 0, 0
@@ -620,6 +641,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=30.0,
         help="run only the fastest covering tests that took this many seconds in all",
     )
+    parser.add_argument(
+        "--recheck",
+        type=Path,
+        help="a saved report of this runner: run only the mutants it names as left alive, "
+        "counting the others killed (after adding tests)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="mutants run at once")
     parser.add_argument("--progress", action="store_true", help="print each mutant's fate")
     parser.add_argument("--list", action="store_true", help="list the mutants; run nothing")
@@ -631,6 +658,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for m in mutants((root / path).read_text()):
                 print(f"{path}:{m.line}: {m.description}")
         return 0
+    recheck = left_alive(args.recheck.read_text()) if args.recheck else None
     cov = collect(root, args.package, modules, args.tests, root / ".cache" / "mutate")
     copies: queue.Queue[Path] = queue.Queue()
     made = COPIES
@@ -649,10 +677,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in modules:
             started = time.monotonic()
             score = mutate_module(
-                root, copies, args.package, path, cov, args.timeout, args.budget, args.progress
+                root,
+                copies,
+                args.package,
+                path,
+                cov,
+                args.timeout,
+                args.budget,
+                args.progress,
+                recheck,
             )
             scores.append(score)
-            print(score.line() + f" [{time.monotonic() - started:.0f} s]", flush=True)
+            again = f", rechecking the survivors of {args.recheck}" if recheck is not None else ""
+            print(score.line() + f" [{time.monotonic() - started:.0f} s{again}]", flush=True)
             for mutant, ran, covering in score.survived:
                 of = f" of {covering}" if covering > ran else ""
                 print(
