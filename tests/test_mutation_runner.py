@@ -73,3 +73,13 @@ def test_the_runner_scores_a_module_and_names_the_survivors(project: Path) -> No
     assert out.count("no test runs: tinypkg/calc.py:9:") == 3
     # The mutants ran against a copy: the module itself was never changed.
     assert (project / "tinypkg" / "calc.py").read_text() == MODULE
+
+
+def test_a_recheck_runs_the_survivors_again_after_tests_are_added(project: Path) -> None:
+    report = project / "report.txt"
+    report.write_text(mutate(project, "tinypkg/calc.py"))
+    with (project / "test_calc.py").open("a") as tests:
+        tests.write("\n\ndef test_the_boundary() -> None:\n    assert is_adult(18) is True\n")
+    out = mutate(project, "--recheck", str(report), "tinypkg/calc.py")
+    assert "tinypkg/calc.py: 50% killed (3/6; 0 survived, 3 on lines no test runs;" in out
+    assert "rechecking the survivors of" in out and "survived:" not in out
