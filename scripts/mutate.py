@@ -401,11 +401,18 @@ class Coverage:
 
 
 def _fingerprint(root: Path, package: str, files: Sequence[str], tests: Sequence[str]) -> str:
+    # Every Python file of the project (the package, the tests, what they import), outside
+    # hidden folders (.venv, .cache) and without following links.
     digest = hashlib.sha256(json.dumps([list(files), list(tests)]).encode())
-    for folder in (package, "tests"):
-        for path in sorted((root / folder).rglob("*.py")):
+    for folder, subfolders, names in os.walk(root):  # in a fixed order: sorted below
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith(".") and d != package)
+        for name in sorted(n for n in names if n.endswith(".py")):
+            path = Path(folder) / name
             digest.update(str(path.relative_to(root)).encode())
             digest.update(path.read_bytes())
+    for path in sorted((root / package).rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
