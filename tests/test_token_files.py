@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import stat
@@ -112,7 +113,7 @@ def test_a_token_file_without_a_usable_token_holds_none(
     path.write_bytes(content)
     path.chmod(0o600)
     assert FileTokenStore(path).get() is None
-    assert said in caplog.text
+    assert said in caplog.text and {r.name for r in caplog.records} == {"flexclient"}
 
 
 def test_a_token_file_too_large_to_be_one_holds_none(
@@ -155,3 +156,17 @@ def test_the_lock_makes_its_folder_and_a_lock_file_only_the_owners_may_open(
     assert stat.S_IMODE(path.stat().st_mode) == mode
     read = store.get()
     assert read is not None and read.access_token == "a"
+
+
+def test_a_token_made_in_code_has_the_defaults_of_an_answer_and_is_frozen() -> None:
+    token = Token(access_token="a")
+    assert (token.token_type, token.scope, token.expires_in, token.refresh_token) == (
+        "bearer",
+        "",
+        None,
+        None,
+    )
+    assert not token.is_logged_in_as and token.extra == {} and token.is_anonymous
+    assert token == Token.from_wire({"access_token": "a"})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        token.access_token = "b"  # type: ignore[misc]
