@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import json
 import os
 import stat
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from flexclient import FileTokenStore, Token
+from flexclient import FileTokenStore, MemoryTokenStore, Token
 
 
 def test_a_login_as_token_stays_one_in_a_token_file(tmp_path: Path) -> None:
@@ -170,3 +172,42 @@ def test_a_token_made_in_code_has_the_defaults_of_an_answer_and_is_frozen() -> N
     assert token == Token.from_wire({"access_token": "a"})
     with pytest.raises(dataclasses.FrozenInstanceError):
         token.access_token = "b"  # type: ignore[misc]
+
+
+def test_a_memory_store_shows_only_whether_it_holds_a_token() -> None:
+    store = MemoryTokenStore()
+    assert repr(store) == "MemoryTokenStore(has_token=False)"
+    store.set(Token(access_token="secret-a"))
+    assert repr(store) == "MemoryTokenStore(has_token=True)"
+
+
+def test_a_token_file_of_exactly_the_largest_size_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "token.json"
+    head = '{"access_token": "a"'
+    path.write_text(head + " " * (64 * 1024 - len(head) - 1) + "}")
+    path.chmod(0o600)
+    assert path.stat().st_size == 64 * 1024
+    read = FileTokenStore(path).get()
+    assert read is not None and read.access_token == "a"
+
+
+def test_the_lock_is_released_when_left(tmp_path: Path) -> None:
+    store = FileTokenStore(tmp_path / "token.json")
+    with store.lock():
+        pass
+    # Another open file of the lock (as another process would have) takes it at once.
+    with open(tmp_path / "token.json.lock") as other:
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def test_outside_a_call_the_lock_waits_for_another_process_to_let_go(tmp_path: Path) -> None:
+    store = FileTokenStore(tmp_path / "token.json")
+    with store.lock():
+        pass
+    other = open(tmp_path / "token.json.lock")  # noqa: SIM115 - closed by the thread below
+    fcntl.flock(other, fcntl.LOCK_EX)
+    letting_go = threading.Timer(0.1, other.close)
+    letting_go.start()
+    with store.lock():  # no deadline: waits as long as the other holds it
+        assert other.closed
+    letting_go.join()
