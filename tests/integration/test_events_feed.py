@@ -394,3 +394,38 @@ def test_a_bad_poll_interval_is_named(mocked: IntegrationClient, options: dict[s
     with pytest.raises(ParameterError) as info:
         mocked.events_feed(max_poll_interval=-1)
     assert info.value.param == "max_poll_interval"
+
+
+def test_polling_every_10_s_is_allowed_and_faster_is_not(mocked: IntegrationClient) -> None:
+    assert mocked.events_feed(poll_interval=10).credits_per_day == 43_200
+    with pytest.raises(ParameterError) as info:
+        mocked.events_feed(poll_interval=9.5)
+    assert info.value.param == "poll_interval"
+
+
+def test_a_position_file_holds_at_most_64_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "feed.position"
+    path.write_text("1" * 63 + "\n")
+    assert FilePositionStore(path).get() == int("1" * 63)
+    path.write_text("1" * 64 + "\n")
+    with pytest.raises(PositionStoreError, match="does not hold a sequence ID"):
+        FilePositionStore(path).get()
+
+
+def test_a_position_file_that_is_not_text_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "feed.position"
+    path.write_bytes(b"\xff\xfe12")
+    with pytest.raises(PositionStoreError, match="does not hold a sequence ID"):
+        FilePositionStore(path).get()
+
+
+def test_an_idle_feed_logs_when_it_polls_next(
+    mock: requests_mock.Mocker, mocked: IntegrationClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    caplog.set_level(logging.DEBUG, logger="flexclient")
+    mock.get(EVENTS, [events_page(), events_page(1)])
+    assert handed_out(mocked.events_feed(sleep=lambda _: None), 1) == [1]
+    said = [r.getMessage() for r in caplog.records if r.name == "flexclient"]
+    assert "event feed: nothing new, polling again in 30.0s" in said
