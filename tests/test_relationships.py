@@ -6,7 +6,7 @@ import copy
 import pickle
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -391,3 +391,31 @@ def test_a_to_many_relationship_holding_another_type_says_so() -> None:
     with pytest.raises(RelationshipTypeError, match="'user', not a 'image'"):
         _ = first.images
     assert [r.type for r in first.related("images") or []] == ["image", "image", "user"]  # type: ignore[union-attr]
+
+
+class Gizmo(Resource):
+    """A model of a user's own, declaring its relationships every way the docs allow."""
+
+    resource_type: ClassVar[str | None] = "flexclientTestGizmo"
+    owner: ClassVar[ToOne[User]] = ToOne[User]("owner")  # in the constructor's subscript too
+    parts: ClassVar[ToMany[Image]] = ToMany("parts")  # a name (the annotation is text)
+
+
+def test_a_relationship_finds_its_model_however_it_is_declared() -> None:
+    assert Gizmo.owner.model() is User and repr(Gizmo.owner) == "<ToOne 'owner': User>"
+    assert Gizmo.parts.model() is Image and repr(Gizmo.parts) == "<ToMany 'parts': Image>"
+    assert Gizmo.relationship_names == frozenset({"owner", "parts"})
+    loose = ToOneOrNone[Resource]("loose")
+    delattr(loose, "__orig_class__")  # declared with no model at all: any resource
+    assert loose.target is None and loose.model() is Resource
+
+
+def test_a_relationship_naming_no_model_says_so() -> None:
+    missing, not_a_model = ToOne[Resource]("missing"), ToOne[Resource]("notAModel")
+    missing.target, not_a_model.target = "NoSuchModel", "register_model"
+    for relation in (missing, not_a_model):  # as if declared by name alone
+        delattr(relation, "__orig_class__")
+    with pytest.raises(TypeError, match="no resource model named 'NoSuchModel'"):
+        missing.model()
+    with pytest.raises(TypeError, match=r"relationship 'notAModel': .* is not a resource model"):
+        not_a_model.model()
