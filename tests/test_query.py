@@ -215,3 +215,14 @@ def test_lists_nest_up_to_the_limit_and_not_one_level_more() -> None:
 def test_a_list_met_twice_side_by_side_is_not_a_loop() -> None:
     shared: list[object] = [1, 2]
     assert write_query({"ids": [shared, shared]}) == "ids=1,2,1,2"
+
+
+def test_no_parameters_are_an_empty_query_string() -> None:
+    assert write_query({}) == "" and write_query(None) == ""
+    assert write_query({"page": None}) == ""
+
+
+def test_an_object_query_key_utf8_cannot_carry_is_named() -> None:
+    with pytest.raises(ParameterError, match="UTF-8") as info:
+        object_query({"\ud800": 1})
+    assert info.value.param == "\ud800"
