@@ -429,3 +429,25 @@ def test_an_idle_feed_logs_when_it_polls_next(
     assert handed_out(mocked.events_feed(sleep=lambda _: None), 1) == [1]
     said = [r.getMessage() for r in caplog.records if r.name == "flexclient"]
     assert "event feed: nothing new, polling again in 30.0s" in said
+
+
+def test_position_stores_and_feeds_show_where_they_are(
+    mocked: IntegrationClient, tmp_path: Path
+) -> None:
+    assert repr(MemoryPositionStore(41)) == "MemoryPositionStore(41)"
+    path = tmp_path / "feed.position"
+    assert repr(FilePositionStore(path)) == f"FilePositionStore({str(path)!r})"
+    feed = mocked.events_feed(start_after_sequence_id=7)
+    assert repr(feed) == "<EventFeed after sequence 7, 0 buffered>"
+
+
+def test_a_position_path_that_cannot_serve_is_a_position_store_error(tmp_path: Path) -> None:
+    (tmp_path / "folder.position").mkdir()
+    with pytest.raises(PositionStoreError, match=r"folder\.position"):
+        FilePositionStore(tmp_path / "folder.position").get()
+    (tmp_path / "a-file").write_text("1\n")
+    inside = FilePositionStore(tmp_path / "a-file" / "feed.position")
+    with pytest.raises(PositionStoreError, match="cannot be read"):
+        inside.get()
+    with pytest.raises(PositionStoreError, match="cannot be written"):
+        inside.set(5)
