@@ -27,6 +27,7 @@ from flexclient import LatLng, Money
 from flexclient._support.json_reading import SPARE_FRAMES
 from flexclient._wire.formats import TRANSIT
 from flexclient._wire.transit_reader import loads
+from flexclient._wire.transit_writer import dumps
 from tests.shapes import is_list, is_tuple
 from tests.test_wire import bodies
 
@@ -403,3 +404,29 @@ def test_plain_string_keys_are_cached_for_later_maps() -> None:
         {"abc": 1, "abcd": 2},
         {"abcd": 3},
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        (2**53 - 1, "9007199254740991"),
+        (-(2**53 - 1), "-9007199254740991"),
+        (2**53, '"~i9007199254740992"'),
+        (-(2**53), '"~i-9007199254740992"'),
+        (2**63 - 1, '"~i9223372036854775807"'),
+        (-(2**63), '"~i-9223372036854775808"'),
+        (2**63, '"~n9223372036854775808"'),
+        (-(2**63) - 1, '"~n-9223372036854775809"'),
+    ],
+)
+def test_integers_are_numbers_while_javascript_reads_them_exactly(value: int, written: str) -> None:
+    assert dumps(value) == f'["~#\'",{written}]'
+    assert loads(dumps(value)) == value
+
+
+def test_the_writer_writes_compact_utf8_and_escapes_only_marked_strings() -> None:
+    assert dumps({"name": "Xavier Æbelø", "tag": "~x", "code": "^0", "quote": "`q"}) == (
+        '["^ ","~:name","Xavier Æbelø","~:tag","~~x","~:code","~^0","~:quote","~`q"]'
+    )
+    with pytest.raises(ValueError, match="finite"):
+        dumps({"n": float("nan")})
