@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import enum
 import io
 import json
 import sys
+import types
 import uuid
 from collections.abc import Callable
 from typing import Any, cast
@@ -430,3 +432,40 @@ def test_the_writer_writes_compact_utf8_and_escapes_only_marked_strings() -> Non
     )
     with pytest.raises(ValueError, match="finite"):
         dumps({"n": float("nan")})
+
+
+class Colour(enum.IntEnum):
+    RED = 1
+
+
+class Name(str):
+    pass
+
+
+class Items(list[object]):
+    pass
+
+
+def test_the_writer_writes_subclasses_and_other_mappings_as_their_base() -> None:
+    assert dumps(types.MappingProxyType({"a": 1})) == dumps({"a": 1}) == '["^ ","~:a",1]'
+    assert dumps([Name("~x"), Colour.RED, Items([Name("y")])]) == '["~~x",1,["y"]]'
+    assert dumps([decimal.Decimal("2.50"), uuid.UUID(int=1)]) == (
+        '["~f2.50","~u00000000-0000-0000-0000-000000000001"]'
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "error", "said"),
+    [
+        ({1: "a"}, TypeError, "map keys must be strings"),
+        (decimal.Decimal("NaN"), ValueError, "not a finite number"),
+        (float("inf"), ValueError, "not a finite number"),
+        (dt.datetime(2024, 1, 1), ValueError, "naive datetime"),
+        (object(), TypeError, "cannot write a value of type object"),
+    ],
+)
+def test_what_the_writer_cannot_write_is_an_error_saying_why(
+    value: object, error: type[Exception], said: str
+) -> None:
+    with pytest.raises(error, match=said):
+        dumps({"v": value})
