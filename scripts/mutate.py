@@ -67,14 +67,21 @@ LEFT_ALIVE = re.compile(
 )
 
 
-def left_alive(report: str) -> set[tuple[str, int, str]]:
-    """The mutants a report of this runner names as survivors, uncovered or not run."""
+SCORED = re.compile(r"^(\S+): \d+% killed \(")
+
+
+def left_alive(report: str) -> tuple[set[str], set[tuple[str, int, str]]]:
+    """The modules a report of this runner scored, and the mutants it names as survivors,
+    uncovered or not run."""
+    scored: set[str] = set()
     found: set[tuple[str, int, str]] = set()
     for line in report.splitlines():
         match = LEFT_ALIVE.match(line)
         if match:
             found.add((match[1], int(match[2]), match[3]))
-    return found
+        elif scored_line := SCORED.match(line):
+            scored.add(scored_line[1])
+    return scored, found
 
 
 # The fastest covering tests a mutant runs first, before the rest of them.
@@ -580,7 +587,7 @@ def mutate_module(
 
     def fate(mutant: Mutant) -> tuple[str, int, int]:
         if recheck is not None and (path, mutant.line, mutant.description) not in recheck:
-            return "killed before", 0, 0
+            return "killed before", 0, 0  # recheck is None for a module the report lacks
         text = mutated(source, mutant)
         if text == baseline:
             return "same", 0, 0
@@ -665,7 +672,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for m in mutants((root / path).read_text()):
                 print(f"{path}:{m.line}: {m.description}")
         return 0
-    recheck = left_alive(args.recheck.read_text()) if args.recheck else None
+    scored, alive = left_alive(args.recheck.read_text()) if args.recheck else (set(), set())
     cov = collect(root, args.package, modules, args.tests, root / ".cache" / "mutate")
     copies: queue.Queue[Path] = queue.Queue()
     made = COPIES
@@ -692,10 +699,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.timeout,
                 args.budget,
                 args.progress,
-                recheck,
+                alive if path in scored else None,
             )
             scores.append(score)
-            again = f", rechecking the survivors of {args.recheck}" if recheck is not None else ""
+            again = f", rechecking the survivors of {args.recheck}" if path in scored else ""
             print(score.line() + f" [{time.monotonic() - started:.0f} s{again}]", flush=True)
             for mutant, ran, covering in score.survived:
                 of = f" of {covering}" if covering > ran else ""

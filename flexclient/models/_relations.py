@@ -80,7 +80,6 @@ def _resolve(relation: Relation[Any]) -> type[Any]:
         if target is None:
             raise TypeError(f"no resource model named {name!r}")
     if not isinstance(target, type):
-        # Not `{relation!r}`: its repr names its model, and would come back here.
         raise TypeError(f"relationship {relation.name!r}: {target!r} is not a resource model")
     return target
 
