@@ -38,6 +38,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -524,7 +525,8 @@ def run_mutant(
         return "killed"
     finally:
         output.close()
-        target.write_text(original)
+        if not STOPPING.is_set():
+            target.write_text(original)
 
 
 # The process groups of the mutants under way, and the package copies: what a SIGTERM or ^C
@@ -533,7 +535,11 @@ RUNNING: set[int] = set()
 COPIES: list[Path] = []
 
 
+STOPPING = threading.Event()
+
+
 def _stop(signum: int, frame: object) -> None:
+    STOPPING.set()  # no mutant's file is put back into a copy being removed
     for pid in list(RUNNING):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGKILL)
