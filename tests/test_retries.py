@@ -24,6 +24,7 @@ from flexclient import (
     RateLimits,
     RedirectError,
     RequestTimeoutError,
+    ResponseTooLargeError,
     RetryPolicy,
     ServerError,
     Token,
@@ -294,3 +295,35 @@ def test_the_debug_log_says_how_long_an_answer_and_the_rate_limit_took(
     assert re.fullmatch(
         r"GET /v1/api/listings/query: waited \S+s for the client-side rate limit", waited[0]
     )
+
+
+def test_a_body_over_the_limit_keeps_its_first_500_bytes_and_one_at_it_is_read(
+    mock: requests_mock.Mocker,
+) -> None:
+    limit = 100 * 1024
+    big = bytes(range(256)) * (2 * limit // 256)
+    mock.get(QUERY, content=big, reason="Fine", headers={"Content-Type": "application/json"})
+    sdk = client(RetryPolicy(max_retries=0), max_response_bytes=limit)
+    with pytest.raises(ResponseTooLargeError) as info:
+        sdk.listings.query()
+    error = info.value
+    assert (error.status, error.status_text) == (200, "Fine")
+    assert error.body == big[:500].decode("utf-8", errors="replace")
+    assert f"larger than {limit} bytes" in str(error)
+    exact = b'{"data": [], "meta": {}}'
+    mock.get(QUERY, content=exact, headers={"Content-Type": "application/json"})
+    token = MemoryTokenStore(Token(access_token="t", scope="public-read"))
+    exactly = client(RetryPolicy(), max_response_bytes=len(exact), token_store=token)
+    assert exactly.listings.query().status == 200
+
+
+def test_the_debug_log_says_when_the_budget_leaves_no_retry(
+    mock: requests_mock.Mocker, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="flexclient")
+    mock.get(QUERY, status_code=503, text="busy")
+    with pytest.raises(ServerError):
+        client(steady([], max_retries=5, max_elapsed=3)).listings.query()
+    said = [r.getMessage() for r in caplog.records if r.name == "flexclient"]
+    assert "GET /v1/api/listings/query: 503, retry 1 in 2.00s" in said
+    assert "GET /v1/api/listings/query: 503, no retry within 3s" in said
