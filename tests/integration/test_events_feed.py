@@ -451,3 +451,19 @@ def test_a_position_path_that_cannot_serve_is_a_position_store_error(tmp_path: P
         inside.get()
     with pytest.raises(PositionStoreError, match="cannot be written"):
         inside.set(5)
+
+
+def test_an_event_handed_out_again_is_not_marked_processed_until_it_is(
+    mock: requests_mock.Mocker, mocked: IntegrationClient
+) -> None:
+    position = MemoryPositionStore()
+    mock.get(EVENTS, [events_page(1, 2, 3), events_page()])
+    feed = mocked.events_feed(position=position, stop_when_caught_up=True)
+    with pytest.raises(RuntimeError), feed:
+        for event in feed:
+            if event.attributes.sequence_id == 2:
+                raise RuntimeError("the handler failed")
+    again = next(feed)
+    # Event 2 is being handled again: only 1 is processed so far.
+    assert again.attributes.sequence_id == 2 and position.get() == 1
+    assert next(feed).attributes.sequence_id == 3 and position.get() == 2
