@@ -226,3 +226,18 @@ def test_an_object_query_key_utf8_cannot_carry_is_named() -> None:
     with pytest.raises(ParameterError, match="UTF-8") as info:
         object_query({"\ud800": 1})
     assert info.value.param == "\ud800"
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [(2**63 - 1, "9223372036854775807"), (-(2**63), "-9223372036854775808"), (True, "true")],
+)
+def test_integers_up_to_64_bits_are_written(value: int, written: str) -> None:
+    assert write_query({"n": value}) == f"n={written}"
+
+
+@pytest.mark.parametrize("value", [2**63, -(2**63) - 1])
+def test_integers_one_past_64_bits_are_refused(value: int) -> None:
+    with pytest.raises(ParameterError, match="64-bit") as info:
+        write_query({"n": value})
+    assert info.value.param == "n"
