@@ -385,11 +385,12 @@ class Coverage:
 
     def tests_for(self, path: str, line: int) -> list[str]:
         """The tests that run `line` of `path`, fastest first; every test of the module for
-        a line run only at import."""
+        a line run at import (too)."""
         by_line = self.lines.get(path, {})
-        tests = by_line.get(line, set()) - {""}
-        if not tests and line in by_line:
-            tests = set().union(*by_line.values()) - {""}
+        contexts = by_line.get(line, set())
+        if "" in contexts:  # run at import: what it does there, every test sees
+            contexts = set().union(*by_line.values())
+        tests = contexts - {""}
         return sorted(tests, key=lambda t: (self.durations.get(t, 0.0), t))
 
     def seconds(self, tests: Sequence[str]) -> float:
