@@ -170,3 +170,37 @@ def test_an_infinite_coordinate_is_not_written() -> None:
         assert info.value.param == "origin"
         with pytest.raises(ParameterError):
             write_query({"bounds": LatLngBounds(ne=LatLng(61, 25), sw=point)})
+
+
+class NoOffset(dt.tzinfo):
+    """A timezone that does not say its offset: as good as none."""
+
+    def utcoffset(self, when: dt.datetime | None) -> dt.timedelta | None:
+        return None
+
+    def dst(self, when: dt.datetime | None) -> dt.timedelta | None:
+        return None
+
+    def tzname(self, when: dt.datetime | None) -> str | None:
+        return None
+
+
+def test_a_time_whose_timezone_gives_no_offset_is_naive() -> None:
+    with pytest.raises(ParameterError, match="naive datetime") as info:
+        write_query({"start": dt.datetime(2024, 1, 1, tzinfo=NoOffset())})
+    assert info.value.param == "start"
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        (LatLng(60.0, float("inf")), "not a finite number"),
+        (LatLng(float("nan"), 24.0), "not a finite number"),
+        (dt.date(2024, 1, 1), "a date is not accepted"),
+        (LatLngBounds(ne=LatLng(1, 2), sw=LatLng(0, 0)), "only be used in query parameters"),
+    ],
+)
+def test_a_body_value_that_cannot_be_sent_is_named_before_sending(value: object, said: str) -> None:
+    with pytest.raises(ParameterError, match=said) as info:
+        JSON.encode({"publicData": {"spot": value}})
+    assert "spot" in info.value.param
