@@ -41,6 +41,7 @@ CREATED: dict[str, Any] = {
     "headers": {"Content-Type": TRANSIT_CT},
 }
 RESET = requests.exceptions.ConnectionError("connection reset by peer")
+TOKEN = Token(access_token="t", scope="public-read")
 
 
 class Steady(RetryPolicy):
@@ -118,11 +119,11 @@ def test_an_attempt_after_the_deadline_passed_is_not_sent(mock: requests_mock.Mo
     mock.get(QUERY, status_code=503, text="busy")
 
     def oversleep(seconds: float) -> None:
-        time.sleep(0.4)  # longer than what is left of the call
+        time.sleep(1.2)  # asked for 0.1 s, with most of the second left: longer than that
 
     policy = Steady(sleep=oversleep, max_retries=3, backoff_base=0.025)
     with pytest.raises(RequestTimeoutError) as info:
-        client(policy, deadline=0.3).listings.query()
+        client(policy, deadline=1, token_store=MemoryTokenStore(TOKEN)).listings.query()
     assert info.value.kind == "deadline" and hits(mock, QUERY) == 1
 
 
@@ -194,7 +195,8 @@ def test_a_connection_failure_with_time_left_is_retried(mock: requests_mock.Mock
     # Less than a second left is still time: only a deadline that passed ends the call.
     mock.get(QUERY, [{"exc": RESET}, OK])
     policy = steady([], backoff_base=0.025)
-    assert client(policy, deadline=0.9).listings.query().retries == 1
+    sdk = client(policy, deadline=0.95, token_store=MemoryTokenStore(TOKEN))
+    assert sdk.listings.query().retries == 1
 
 
 @pytest.mark.parametrize(
