@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -713,3 +715,46 @@ def test_auth_info_says_whether_a_user_is_logged_in(
         sdk.token_store.set(token)
     info = sdk.auth_info()
     assert info.is_user_logged_in is logged_in
+
+
+class StoreWithItsOwnLock:
+    """A token store of a user's own whose `lock()` is a plain context manager (as a Redis
+    lock would be), recording what happens under it."""
+
+    def __init__(self) -> None:
+        self.token: Token | None = None
+        self.held = False
+        self.events: list[str] = []
+
+    def get(self) -> Token | None:
+        self.events.append(f"get held={self.held}")
+        return self.token
+
+    def set(self, token: Token) -> None:
+        self.events.append(f"set held={self.held}")
+        self.token = token
+
+    def remove(self) -> None:
+        self.token = None
+
+    @contextlib.contextmanager
+    def lock(self) -> Generator[None]:
+        self.events.append("lock")
+        self.held = True
+        try:
+            yield
+        finally:
+            self.held = False
+            self.events.append("unlock")
+
+
+def test_a_stores_own_lock_is_held_while_the_token_is_fetched(
+    mock: requests_mock.Mocker,
+) -> None:
+    store = StoreWithItsOwnLock()
+    sdk = MarketplaceClient("client-id", base_url=MP, retry_policy=NO_WAIT, token_store=store)
+    mock.get(QUERY, **OK)
+    sdk.listings.query()
+    # No token: the lock is taken, the store read again under it, the new token stored.
+    assert store.events == ["get held=False", "lock", "get held=True", "set held=True", "unlock"]
+    assert mock.request_history[-1].headers["Authorization"] == "Bearer anon-token"

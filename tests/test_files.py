@@ -11,6 +11,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from werkzeug.wrappers import Request, Response
 
 from flexclient import (
+    CreditBudgetExceededError,
     FileMetadata,
     ForbiddenError,
     IntegrationClient,
@@ -514,3 +516,40 @@ def test_a_download_saves_the_bytes_as_stored_even_when_storage_says_gzip(
     assert to.read_bytes() == stored
     assert done.size == len(stored) < 12_600
     assert gzip.decompress(to.read_bytes()) == b"a line of the log\n" * 700
+
+
+def mock_upload_steps(m: requests_mock.Mocker, storage: Storage, size: int) -> None:
+    attributes = {"name": "f.pdf", "mimeType": "application/pdf", "size": size}
+    api(
+        m,
+        "own_files/create",
+        resource("ownFile", {**attributes, "state": "pendingUpload"}, FILE_ID),
+    )
+    target: dict[str, Any] = {"fileId": FILE_ID, "url": presigned(storage), "method": "PUT"}
+    api(m, "file_uploads/create", resource("fileUpload", target))
+
+
+def test_an_uploads_bytes_are_metered_and_checked_against_the_budget(
+    storage: Storage, pdf: Path
+) -> None:
+    size = pdf.stat().st_size
+    token = Token(access_token="user-token", scope="user", refresh_token="r")
+    sdk = MarketplaceClient("client-id", base_url=MP, retry_policy=NO_WAIT)
+    sdk.token_store.set(token)
+    with requests_mock.Mocker(real_http=True) as m:
+        mock_upload_steps(m, storage, size)
+        sdk.upload_file(pdf)
+    # The bytes are billed to the call that gave their URL, at 255,000 credits a GB.
+    billed = sdk.usage.by_endpoint["/v1/api/file_uploads/create"]
+    assert billed.transfer_bytes == size
+    assert billed.transfer_credits == Decimal(size) * 255_000 / 10**9
+    assert billed.credits == 70 + billed.transfer_credits
+    # A budget with room for the two calls (5 + 70) but not for the bytes: none is sent.
+    tight = MarketplaceClient("client-id", base_url=MP, retry_policy=NO_WAIT, credit_budget=100)
+    tight.token_store.set(token)
+    storage.received.clear()
+    with requests_mock.Mocker(real_http=True) as m:
+        mock_upload_steps(m, storage, size)
+        with pytest.raises(CreditBudgetExceededError):
+            tight.upload_file(pdf)
+    assert storage.received == [] and tight.usage.credits == 75

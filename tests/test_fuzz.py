@@ -140,11 +140,11 @@ def test_parameter_encoders_accept_or_name_the_parameter(params: dict[str, Any])
             raise AssertionError(f"{encode}: {type(e).__name__}: {e}") from e
 
 
-def test_decimal_nan_in_a_query_is_named() -> None:
-    try:
-        write_query({"q": decimal.Decimal("sNaN")})
-    except ParameterError as e:
-        assert e.param == "q"
+@pytest.mark.parametrize("nan", ["sNaN", "NaN", "-NaN", "Infinity"])
+def test_decimal_nan_in_a_query_is_named(nan: str) -> None:
+    with pytest.raises(ParameterError) as info:
+        write_query({"q": decimal.Decimal(nan)})
+    assert info.value.param == "q"
 
 
 def test_absurdly_nested_bodies_are_an_unexpected_response() -> None:

@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 import requests_mock
+from urllib3.exceptions import MaxRetryError, NewConnectionError
 
 from flexclient import (
     CreditBudgetExceededError,
@@ -20,6 +22,7 @@ from flexclient import (
     RateLimitError,
     ServerError,
     Token,
+    TransportError,
 )
 from flexclient._endpoints.kinds import Bound, Group
 from tests.helpers import IG, MP, NO_WAIT, OK, QUERY, UNAUTHORIZED, token_json
@@ -180,3 +183,20 @@ def test_a_rate_limited_call_costs_nothing(mock: requests_mock.Mocker) -> None:
     with pytest.raises(RateLimitError):
         sdk.listings.query()
     assert (sdk.usage.credits, sdk.usage.requests) == (Decimal(0), 1)
+
+
+def test_a_request_with_no_answer_counts_unless_it_never_left(mock: requests_mock.Mocker) -> None:
+    sdk = MarketplaceClient("id", base_url=MP, retry_policy=NO_WAIT, max_retries=1)
+    mock.get(QUERY, exc=requests.exceptions.ConnectionError("connection reset by peer"))
+    with pytest.raises(TransportError):
+        sdk.listings.query()
+    # Sent twice (a retry), perhaps received: counted, not billed.
+    listed = sdk.usage.by_endpoint["/v1/api/listings/query"]
+    assert (listed.requests, listed.billed_requests, listed.credits) == (2, 0, Decimal(0))
+    refused = requests.exceptions.ConnectionError(
+        MaxRetryError(None, QUERY, NewConnectionError(None, "refused"))  # type: ignore[arg-type]
+    )
+    mock.get(QUERY, exc=refused)
+    with pytest.raises(TransportError):
+        sdk.listings.query()
+    assert sdk.usage.by_endpoint["/v1/api/listings/query"].requests == 2

@@ -24,7 +24,7 @@ from flexclient import (
     RetryPolicy,
     Token,
 )
-from flexclient._http.transport import check_origin
+from flexclient._http.transport import UPLOAD_TIMEOUT, check_origin, default_deadline
 from flexclient._options import SHARED, SHORTHANDS
 from tests.helpers import MP, token_json
 
@@ -246,7 +246,9 @@ def test_one_rule_for_both_addresses(param: str, url: object) -> None:
     assert info.value.param == param
 
 
-@pytest.mark.parametrize("url", ["https://a.test/", "http://127.0.0.1:9", "http://[::1]:9/"])
+@pytest.mark.parametrize(
+    "url", ["https://a.test/", "http://127.0.0.1:9", "http://[::1]:9/", "https://a.test/prefiX/"]
+)
 def test_the_rule_lets_https_and_loopback_through(url: str) -> None:
     assert check_origin(url, "base_url") == url.rstrip("/")
 
@@ -315,3 +317,42 @@ def test_base_url_none_is_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SHARETRIBE_SDK_CLIENT_ID", "env-id")
     monkeypatch.setenv("SHARETRIBE_SDK_BASE_URL", MP)
     assert MarketplaceClient(base_url=None).base_url == MP
+
+
+def test_the_defaults_are_those_the_docs_give() -> None:
+    # docs/usage.md's option table, docs/reliability.md, docs/uploads.md.
+    defaults = Options(base_url=MP)
+    assert defaults.timeout == (5.0, 30.0) and defaults.deadline is None
+    assert defaults.max_response_bytes == 64 * 1024 * 1024
+    assert (defaults.wire_format, defaults.version) == ("transit", "v1")
+    policy = defaults.retry_policy
+    assert (policy.max_retries, policy.backoff_base, policy.backoff_cap) == (2, 0.5, 8.0)
+    assert (policy.retry_after_cap, policy.max_elapsed) == (60.0, 90.0)
+    assert UPLOAD_TIMEOUT == (5.0, 300.0)
+    # A call may take a connect timeout and three read timeouts: 95 s, 905 s for an upload.
+    assert default_deadline(defaults.timeout) == 95 and default_deadline(UPLOAD_TIMEOUT) == 905
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("ftp://example.com", "not an http(s) URL"),
+        ("example.com", "not an http(s) URL"),
+        ("https://", "not an http(s) URL"),
+        ("https://[::1", "not an http(s) URL"),
+        ("http://example.com", "must be HTTPS"),
+        ("http://10.0.0.5:8080", "must be HTTPS"),
+        ("https://user:pw@example.com", "user name or password"),
+        ("https://user@example.com", "user name or password"),
+    ],
+)
+def test_a_refused_address_says_why(url: str, said: str) -> None:
+    with pytest.raises(ParameterError, match=re.escape(said)):
+        check_origin(url, "base_url")
+
+
+@pytest.mark.parametrize(
+    "url", ["http://localhost:8000", "http://127.0.0.2", "http://[::1]", "https://localhost"]
+)
+def test_plain_http_to_any_loopback_address_is_allowed(url: str) -> None:
+    assert check_origin(url + "/", "base_url") == url

@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flexclient import LatLng, LatLngBounds, Money, ParameterError
+from flexclient._wire.formats import MAX_DEPTH
 from flexclient._wire.query import write_query
 from flexclient._wire.values import js_number
 from flexclient.params import object_query
@@ -200,3 +201,43 @@ def test_every_value_decodes_back_and_nones_are_dropped(params: dict[str, Any]) 
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_js_numbers_read_back_as_the_same_float(value: float) -> None:
     assert float(js_number(value)) == value
+
+
+def test_lists_nest_up_to_the_limit_and_not_one_level_more() -> None:
+    # deep(n) is n lists around an empty one: n + 1 levels.
+    assert write_query({"ids": deep(MAX_DEPTH - 1)}) == "ids="
+    with pytest.raises(ParameterError, match=f"more than {MAX_DEPTH} levels") as info:
+        write_query({"ids": deep(MAX_DEPTH)})
+    assert info.value.param == "ids"
+    assert write_query({"ids": [1, [2, [3, None]], None, 4]}) == "ids=1,2,3,,,4"
+
+
+def test_a_list_met_twice_side_by_side_is_not_a_loop() -> None:
+    shared: list[object] = [1, 2]
+    assert write_query({"ids": [shared, shared]}) == "ids=1,2,1,2"
+
+
+def test_no_parameters_are_an_empty_query_string() -> None:
+    assert write_query({}) == "" and write_query(None) == ""
+    assert write_query({"page": None}) == ""
+
+
+def test_an_object_query_key_utf8_cannot_carry_is_named() -> None:
+    with pytest.raises(ParameterError, match="UTF-8") as info:
+        object_query({"\ud800": 1})
+    assert info.value.param == "\ud800"
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [(2**63 - 1, "9223372036854775807"), (-(2**63), "-9223372036854775808"), (True, "true")],
+)
+def test_integers_up_to_64_bits_are_written(value: int, written: str) -> None:
+    assert write_query({"n": value}) == f"n={written}"
+
+
+@pytest.mark.parametrize("value", [2**63, -(2**63) - 1])
+def test_integers_one_past_64_bits_are_refused(value: int) -> None:
+    with pytest.raises(ParameterError, match="64-bit") as info:
+        write_query({"n": value})
+    assert info.value.param == "n"

@@ -6,7 +6,7 @@ import copy
 import pickle
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -328,3 +328,94 @@ def test_dumps_filter_relationship_members_as_they_filter_fields() -> None:
     assert listing.model_dump(include=kept)["relationships"] == {
         "author": {"data": {"id": sample.USER}}
     }
+
+
+IMAGE3 = uuid.UUID("33333333-3333-4333-8333-555555555555")
+
+
+def image(id: uuid.UUID) -> dict[str, Any]:
+    return {"id": id, "type": "image", "attributes": {"variants": {}}}
+
+
+def test_resources_shared_by_to_many_relationships_resolve_for_each() -> None:
+    body = sample.page()
+    body["data"][1]["relationships"]["images"]["data"] = [
+        sample.ref(sample.IMAGE, "image"),
+        sample.ref(IMAGE3, "image"),
+    ]
+    body["included"].append(image(IMAGE3))
+    first, second = listings(body)
+    assert [i.id for i in first.images] == [sample.IMAGE, sample.IMAGE2]
+    assert [i.id for i in second.images] == [sample.IMAGE, IMAGE3]
+    assert first.images[0] is second.images[0]
+
+
+def test_a_resource_twice_in_included_resolves_to_the_last_and_both_resolve() -> None:
+    body = sample.page()
+    again = copy.deepcopy(body["included"][0])
+    again["attributes"]["profile"]["displayName"] = "Jane Again"
+    again["relationships"] = {"profileImage": {"data": None}}
+    body["included"].append(again)
+    envelope = build_envelope(body)
+    first = envelope.data[0]
+    assert (
+        isinstance(first, Listing) and first.author.attributes.profile.display_name == "Jane Again"
+    )
+    assert first.author.profile_image is None
+    # The shadowed copy's own relationships are resolved too.
+    shadowed = [r for r in envelope.included if r.id == sample.USER and r is not first.author]
+    assert len(shadowed) == 1 and isinstance(shadowed[0], User)
+    assert isinstance(shadowed[0].profile_image, Image)
+
+
+def test_a_reference_to_a_resource_of_the_data_resolves_to_it() -> None:
+    body = sample.page()
+    body["data"][0]["relationships"]["images"]["data"] = [sample.ref(sample.LISTING2, "listing")]
+    first, second = listings(body)
+    assert first.related("images") == [second]
+
+
+def test_to_many_accessors_on_a_null_or_single_relationship() -> None:
+    body = sample.page()
+    body["data"][0]["relationships"]["images"] = {"data": None}
+    body["data"][1]["relationships"]["images"] = {"data": sample.ref(sample.IMAGE, "image")}
+    first, second = listings(body)
+    assert first.images == [] and first.related("images") is None
+    assert [i.id for i in second.images] == [sample.IMAGE]
+
+
+def test_a_to_many_relationship_holding_another_type_says_so() -> None:
+    body = sample.page()
+    body["data"][0]["relationships"]["images"]["data"].append(sample.ref(sample.USER, "user"))
+    first = listings(body)[0]
+    with pytest.raises(RelationshipTypeError, match="'user', not a 'image'"):
+        _ = first.images
+    assert [r.type for r in first.related("images") or []] == ["image", "image", "user"]  # type: ignore[union-attr]
+
+
+class Gizmo(Resource):
+    """A model of a user's own, declaring its relationships every way the docs allow."""
+
+    resource_type: ClassVar[str | None] = "flexclientTestGizmo"
+    owner: ClassVar[ToOne[User]] = ToOne[User]("owner")  # in the constructor's subscript too
+    parts: ClassVar[ToMany[Image]] = ToMany("parts")  # a name (the annotation is text)
+
+
+def test_a_relationship_finds_its_model_however_it_is_declared() -> None:
+    assert Gizmo.owner.model() is User and repr(Gizmo.owner) == "<ToOne 'owner': User>"
+    assert Gizmo.parts.model() is Image and repr(Gizmo.parts) == "<ToMany 'parts': Image>"
+    assert Gizmo.relationship_names == frozenset({"owner", "parts"})
+    loose = ToOneOrNone[Resource]("loose")
+    delattr(loose, "__orig_class__")  # declared with no model at all: any resource
+    assert loose.target is None and loose.model() is Resource
+
+
+def test_a_relationship_naming_no_model_says_so() -> None:
+    missing, not_a_model = ToOne[Resource]("missing"), ToOne[Resource]("notAModel")
+    missing.target, not_a_model.target = "NoSuchModel", "register_model"
+    for relation in (missing, not_a_model):  # as if declared by name alone
+        delattr(relation, "__orig_class__")
+    with pytest.raises(TypeError, match="no resource model named 'NoSuchModel'"):
+        missing.model()
+    with pytest.raises(TypeError, match=r"relationship 'notAModel': .* is not a resource model"):
+        not_a_model.model()

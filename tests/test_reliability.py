@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 import requests
@@ -138,10 +139,23 @@ def test_the_time_budget_stops_retrying(mock: requests_mock.Mocker) -> None:
     assert sleeps.waits == [5, 5] and info.value.retries == 2
 
 
+def lowest(low: float, high: float) -> float:
+    return low
+
+
+def highest(low: float, high: float) -> float:
+    return high
+
+
 @given(st.integers(0, 20), st.floats(0.01, 5), st.floats(0.1, 60))
 def test_backoff_is_full_jitter_within_the_cap(attempt: int, base: float, cap: float) -> None:
-    wait = RetryPolicy(backoff_base=base, backoff_cap=cap).wait(attempt, None)
-    assert 0 <= wait <= min(cap, base * 2**attempt)
+    policy = RetryPolicy(backoff_base=base, backoff_cap=cap)
+    # The wait is drawn from the whole range: its lowest draw is 0, its highest the bound.
+    with patch("random.uniform", lowest):
+        assert policy.wait(attempt, None) == 0
+    with patch("random.uniform", highest):
+        assert policy.wait(attempt, None) == min(cap, base * 2**attempt)
+    assert 0 <= policy.wait(attempt, None) <= min(cap, base * 2**attempt)
 
 
 # --- real sockets ----------------------------------------------------------------------------

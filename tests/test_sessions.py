@@ -277,8 +277,16 @@ def test_auth_errors_say_what_the_api_said() -> None:
 def test_transport_errors_hold_no_request_with_the_authorization_header() -> None:
     sdk = MarketplaceClient("client-id", base_url=MP, retry_policy=NO_WAIT, max_retries=0)
     sdk.token_store.set(Token(access_token="the-bearer-token", scope="public-read"))
+
+    def reset(request: Any, context: Any) -> bytes:
+        # As requests raises it: holding the request sent, Authorization header and all.
+        assert request.headers["Authorization"] == "Bearer the-bearer-token"
+        raise requests.exceptions.ConnectionError(
+            "reset by peer", request=request, response=requests.Response()
+        )
+
     with requests_mock.Mocker() as m:
-        m.get(QUERY, exc=requests.exceptions.ConnectionError("reset by peer"))
+        m.get(QUERY, content=reset)
         with pytest.raises(TransportError) as info:
             sdk.listings.query()
     cause = info.value.__cause__

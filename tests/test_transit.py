@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import enum
 import io
 import json
 import sys
+import types
 import uuid
 from collections.abc import Callable
 from typing import Any, cast
@@ -27,6 +29,7 @@ from flexclient import LatLng, Money
 from flexclient._support.json_reading import SPARE_FRAMES
 from flexclient._wire.formats import TRANSIT
 from flexclient._wire.transit_reader import loads
+from flexclient._wire.transit_writer import dumps
 from tests.shapes import is_list, is_tuple
 from tests.test_wire import bodies
 
@@ -348,3 +351,121 @@ def test_a_tag_is_cached_and_may_come_back_only_as_a_tag() -> None:
     for text in ('[["~#point",[1]],"^0"]', '[["~#point",[1]],["^ ","^0",2]]'):
         with pytest.raises(ValueError):
             loads(text)
+
+
+@pytest.mark.parametrize(
+    ("halves", "value"),
+    [
+        ("[-568210367123287600,-6384696206158828554]", "f81d4fae-7dec-11d0-a765-00a0c91e6bf6"),
+        ("[0,1]", "00000000-0000-0000-0000-000000000001"),
+        ("[1,0]", "00000000-0000-0001-0000-000000000000"),
+        ("[9223372036854775807,-9223372036854775808]", "7fffffff-ffff-ffff-8000-000000000000"),
+    ],
+)
+def test_a_uuid_as_two_signed_halves(halves: str, value: str) -> None:
+    assert loads(f'["~#u",{halves}]') == uuid.UUID(value)
+
+
+@pytest.mark.parametrize("halves", ["[1]", "[1,2,3]", '["1",2]', "[1,2.5]", "[true,1]"])
+def test_a_uuid_of_anything_but_two_integer_halves_is_refused(halves: str) -> None:
+    with pytest.raises(ValueError, match="two integers"):
+        loads(f'["~#u",{halves}]')
+
+
+@pytest.mark.parametrize("text", ["~f1e4300", "~f-9.9e4300", "~f1e-4301", "~f0.1e-4300"])
+def test_a_decimal_just_past_the_digit_limit_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="out of range"):
+        loads(json.dumps(["~#'", text]))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("~bSGVsbG8sIFhYWA==", b"Hello, XXX"),
+        ("~bSGVsbG8sIFhYWA", b"Hello, XXX"),  # padding left out
+        ("~bWA==", b"X"),
+        ("~b+/+/", b"\xfb\xff\xbf"),
+        ("~b", b""),
+    ],
+)
+def test_base64_of_any_letters_is_read(text: str, value: bytes) -> None:
+    assert loads(json.dumps(["~#'", text])) == value
+
+
+@pytest.mark.parametrize("text", ["~bWA=X", "~bWA===", "~bSGVsbG8$", "~bWAX=="])
+def test_base64_with_a_character_out_of_place_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="invalid base64"):
+        loads(json.dumps(["~#'", text]))
+
+
+def test_plain_string_keys_are_cached_for_later_maps() -> None:
+    text = '[["^ ","title",1,"ab",2],["^ ","^0",3,"ab",4],["^ ","^0",5]]'
+    assert loads(text) == [{"title": 1, "ab": 2}, {"title": 3, "ab": 4}, {"title": 5}]
+    # Keys of 3 characters or fewer are not: "^0" is still the first long one.
+    assert loads('[["^ ","abc",1,"abcd",2],["^ ","^0",3]]') == [
+        {"abc": 1, "abcd": 2},
+        {"abcd": 3},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        (2**53 - 1, "9007199254740991"),
+        (-(2**53 - 1), "-9007199254740991"),
+        (2**53, '"~i9007199254740992"'),
+        (-(2**53), '"~i-9007199254740992"'),
+        (2**63 - 1, '"~i9223372036854775807"'),
+        (-(2**63), '"~i-9223372036854775808"'),
+        (2**63, '"~n9223372036854775808"'),
+        (-(2**63) - 1, '"~n-9223372036854775809"'),
+    ],
+)
+def test_integers_are_numbers_while_javascript_reads_them_exactly(value: int, written: str) -> None:
+    assert dumps(value) == f'["~#\'",{written}]'
+    assert loads(dumps(value)) == value
+
+
+def test_the_writer_writes_compact_utf8_and_escapes_only_marked_strings() -> None:
+    assert dumps({"name": "Xavier Æbelø", "tag": "~x", "code": "^0", "quote": "`q"}) == (
+        '["^ ","~:name","Xavier Æbelø","~:tag","~~x","~:code","~^0","~:quote","~`q"]'
+    )
+    with pytest.raises(ValueError, match="finite"):
+        dumps({"n": float("nan")})
+
+
+class Colour(enum.IntEnum):
+    RED = 1
+
+
+class Name(str):
+    pass
+
+
+class Items(list[object]):
+    pass
+
+
+def test_the_writer_writes_subclasses_and_other_mappings_as_their_base() -> None:
+    assert dumps(types.MappingProxyType({"a": 1})) == dumps({"a": 1}) == '["^ ","~:a",1]'
+    assert dumps([Name("~x"), Colour.RED, Items([Name("y")])]) == '["~~x",1,["y"]]'
+    assert dumps([decimal.Decimal("2.50"), uuid.UUID(int=1)]) == (
+        '["~f2.50","~u00000000-0000-0000-0000-000000000001"]'
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "error", "said"),
+    [
+        ({1: "a"}, TypeError, "map keys must be strings"),
+        (decimal.Decimal("NaN"), ValueError, "not a finite number"),
+        (float("inf"), ValueError, "not a finite number"),
+        (dt.datetime(2024, 1, 1), ValueError, "naive datetime"),
+        (object(), TypeError, "cannot write a value of type object"),
+    ],
+)
+def test_what_the_writer_cannot_write_is_an_error_saying_why(
+    value: object, error: type[Exception], said: str
+) -> None:
+    with pytest.raises(error, match=said):
+        dumps({"v": value})

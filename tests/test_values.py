@@ -13,12 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flexclient import LatLng, LatLngBounds, Money, ParameterError
-from flexclient._cli import envelope_json, parse_value, table
+from flexclient._cli import UsageError, envelope_json, parse_value, table
 from flexclient._demo import _money
 from flexclient._http.multipart import _text
 from flexclient._wire.formats import JSON
 from flexclient._wire.query import write_query
-from flexclient._wire.values import display, iso_millis
+from flexclient._wire.values import display, iso_millis, parse
 from flexclient.models import Envelope, Meta
 from flexclient.models._display import html_fields
 
@@ -122,3 +122,85 @@ def test_money_the_server_sends_is_read_whatever_its_currency() -> None:
     from flexclient._wire.transit_reader import loads
 
     assert loads('["~#mn",[5,"eur"]]').currency == "eur"
+
+
+def test_times_show_in_utc_as_the_api_writes_them_and_naive_ones_as_they_are() -> None:
+    helsinki = dt.timezone(dt.timedelta(hours=2))
+    assert display(dt.datetime(2024, 1, 2, 3, 4, 5, 678900, tzinfo=helsinki)) == (
+        "2024-01-02T01:04:05.678Z"
+    )
+    assert display(dt.datetime(2024, 1, 2, 3, 4, 5)) == "2024-01-02T03:04:05"
+
+
+def test_other_values_show_as_people_read_them() -> None:
+    bounds = LatLngBounds(ne=LatLng(60.5, 25.0), sw=LatLng(60.0, 24.5))
+    assert display(bounds) == "60.5, 25 to 60, 24.5"
+    assert display(None) == "" and display(2.50) == "2.5" and display(float("inf")) == "inf"
+    assert display({"a": [1, "b"]}) == '{"a": [1, "b"]}' and display(7) == "7"
+
+
+def test_the_command_line_reads_bounds_dates_and_the_other_kinds() -> None:
+    assert parse_value("bounds:60.5,25,60,24.5") == LatLngBounds(
+        ne=LatLng(60.5, 25.0), sw=LatLng(60.0, 24.5)
+    )
+    assert parse_value("latlng:60.16,24.93") == LatLng(60.16, 24.93)
+    helsinki = dt.timezone(dt.timedelta(hours=2))
+    assert parse_value("date:2024-05-01T14:00:00+02:00") == dt.datetime(
+        2024, 5, 1, 14, tzinfo=helsinki
+    )
+    some = uuid.uuid4()
+    assert parse_value(f"uuid:{some}") == some
+    for wrong in [
+        "date:2024-05-01T12:00:00",  # no timezone
+        "bounds:60.5,25,60",
+        "latlng:60.16",
+        "decimal:lots",
+        "money:fifty:EUR",
+    ]:
+        with pytest.raises(UsageError, match=f"as {wrong.partition(':')[0]}"):
+            parse_value(wrong)
+    with pytest.raises(ValueError, match="one of uuid, money, latlng, bounds, date, decimal"):
+        parse("colour", "red")
+
+
+def test_an_infinite_coordinate_is_not_written() -> None:
+    for point in [LatLng(60.0, float("inf")), LatLng(float("-inf"), 24.0)]:
+        with pytest.raises(ParameterError) as info:
+            write_query({"origin": point})
+        assert info.value.param == "origin"
+        with pytest.raises(ParameterError):
+            write_query({"bounds": LatLngBounds(ne=LatLng(61, 25), sw=point)})
+
+
+class NoOffset(dt.tzinfo):
+    """A timezone that does not say its offset: as good as none."""
+
+    def utcoffset(self, when: dt.datetime | None) -> dt.timedelta | None:
+        return None
+
+    def dst(self, when: dt.datetime | None) -> dt.timedelta | None:
+        return None
+
+    def tzname(self, when: dt.datetime | None) -> str | None:
+        return None
+
+
+def test_a_time_whose_timezone_gives_no_offset_is_naive() -> None:
+    with pytest.raises(ParameterError, match="naive datetime") as info:
+        write_query({"start": dt.datetime(2024, 1, 1, tzinfo=NoOffset())})
+    assert info.value.param == "start"
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        (LatLng(60.0, float("inf")), "not a finite number"),
+        (LatLng(float("nan"), 24.0), "not a finite number"),
+        (dt.date(2024, 1, 1), "a date is not accepted"),
+        (LatLngBounds(ne=LatLng(1, 2), sw=LatLng(0, 0)), "only be used in query parameters"),
+    ],
+)
+def test_a_body_value_that_cannot_be_sent_is_named_before_sending(value: object, said: str) -> None:
+    with pytest.raises(ParameterError, match=said) as info:
+        JSON.encode({"publicData": {"spot": value}})
+    assert "spot" in info.value.param

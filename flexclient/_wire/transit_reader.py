@@ -130,7 +130,7 @@ def _null(text: str) -> None:
 
 
 def _time(text: str) -> dt.datetime:
-    value = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    value = dt.datetime.fromisoformat(text)
     if value.utcoffset() is None:
         raise ValueError(f"time without a timezone: {text[:40]!r}")
     return value.astimezone(dt.UTC)

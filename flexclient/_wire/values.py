@@ -316,7 +316,7 @@ def parse(kind: str, text: str) -> object:
         a, b, c, d = (float(x) for x in text.split(","))
         return LatLngBounds(ne=LatLng(a, b), sw=LatLng(c, d))
     if kind == "date":
-        when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+        when = dt.datetime.fromisoformat(text)
         try:
             check_time_value(when)
         except Unwritable as exc:

@@ -78,7 +78,7 @@ def _resolve(relation: Relation[Any]) -> type[Any]:
         if target is None:
             raise TypeError(f"no resource model named {name!r}")
     if not isinstance(target, type):
-        raise TypeError(f"{relation!r}: {target!r} is not a resource model")
+        raise TypeError(f"relationship {relation.name!r}: {target!r} is not a resource model")
     return target
 
 

@@ -352,3 +352,134 @@ def test_the_feed_counts_its_events_on_a_progress_bar(
     # Not a terminal: one line when the feed ends.
     err = capsys.readouterr().err
     assert err.startswith("events: 4 events") and err.count("\n") == 1 and "\r" not in err
+
+
+def test_every_filter_and_starting_point_goes_by_its_wire_name(
+    mock: requests_mock.Mocker, mocked: IntegrationClient
+) -> None:
+    import datetime as dt
+
+    mock.get(EVENTS, [events_page()])
+    resource, related = uuid.UUID(int=7), uuid.UUID(int=8)
+    since = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+    feed = mocked.events_feed(
+        created_at_start=since,
+        event_types=["listing/created", "user/updated"],
+        resource_id=resource,
+        related_resource_id=related,
+        per_page=1,
+        stop_when_caught_up=True,
+    )
+    assert list(feed) == []
+    sent = mock.request_history[-1].qs
+    assert sent == {
+        "createdatstart": ["2026-01-02t03:04:05.000z"],
+        "eventtypes": ["listing/created,user/updated"],
+        "resourceid": [str(resource)],
+        "relatedresourceid": [str(related)],
+        "perpage": ["1"],
+    }
+
+
+def test_a_feed_caught_up_waits_its_poll_interval_then_doubles_it(
+    mock: requests_mock.Mocker, mocked: IntegrationClient
+) -> None:
+    sleeps: list[float] = []
+    mock.get(EVENTS, [events_page(1), events_page(), events_page(), events_page(2)])
+    feed = mocked.events_feed(poll_interval=45, sleep=sleeps.append)
+    assert handed_out(feed, 2) == [1, 2] and sleeps == [45, 90, 180]
+
+
+@pytest.mark.parametrize(
+    ("per_page", "allowed"), [(0, False), (1, True), (100, True), (101, False)]
+)
+def test_per_page_is_1_to_100(mocked: IntegrationClient, per_page: int, allowed: bool) -> None:
+    if allowed:
+        mocked.events_feed(per_page=per_page)
+        return
+    with pytest.raises(ParameterError) as info:
+        mocked.events_feed(per_page=per_page)
+    assert info.value.param == "per_page"
+
+
+@pytest.mark.parametrize("options", [{"poll_interval": 0}, {"poll_interval": 5}])
+def test_a_bad_poll_interval_is_named(mocked: IntegrationClient, options: dict[str, Any]) -> None:
+    with pytest.raises(ParameterError) as info:
+        mocked.events_feed(**options)
+    assert info.value.param == "poll_interval"
+    with pytest.raises(ParameterError) as info:
+        mocked.events_feed(max_poll_interval=-1)
+    assert info.value.param == "max_poll_interval"
+
+
+def test_polling_every_10_s_is_allowed_and_faster_is_not(mocked: IntegrationClient) -> None:
+    assert mocked.events_feed(poll_interval=10).credits_per_day == 43_200
+    with pytest.raises(ParameterError) as info:
+        mocked.events_feed(poll_interval=9.5)
+    assert info.value.param == "poll_interval"
+
+
+def test_a_position_file_holds_at_most_64_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "feed.position"
+    path.write_text("1" * 63 + "\n")
+    assert FilePositionStore(path).get() == int("1" * 63)
+    path.write_text("1" * 64 + "\n")
+    with pytest.raises(PositionStoreError, match="does not hold a sequence ID"):
+        FilePositionStore(path).get()
+
+
+def test_a_position_file_that_is_not_text_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "feed.position"
+    path.write_bytes(b"\xff\xfe12")
+    with pytest.raises(PositionStoreError, match="does not hold a sequence ID"):
+        FilePositionStore(path).get()
+
+
+def test_an_idle_feed_logs_when_it_polls_next(
+    mock: requests_mock.Mocker, mocked: IntegrationClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    caplog.set_level(logging.DEBUG, logger="flexclient")
+    mock.get(EVENTS, [events_page(), events_page(1)])
+    assert handed_out(mocked.events_feed(sleep=lambda _: None), 1) == [1]
+    said = [r.getMessage() for r in caplog.records if r.name == "flexclient"]
+    assert "event feed: nothing new, polling again in 30.0s" in said
+
+
+def test_position_stores_and_feeds_show_where_they_are(
+    mocked: IntegrationClient, tmp_path: Path
+) -> None:
+    assert repr(MemoryPositionStore(41)) == "MemoryPositionStore(41)"
+    path = tmp_path / "feed.position"
+    assert repr(FilePositionStore(path)) == f"FilePositionStore({str(path)!r})"
+    feed = mocked.events_feed(start_after_sequence_id=7)
+    assert repr(feed) == "<EventFeed after sequence 7, 0 buffered>"
+
+
+def test_a_position_path_that_cannot_serve_is_a_position_store_error(tmp_path: Path) -> None:
+    (tmp_path / "folder.position").mkdir()
+    with pytest.raises(PositionStoreError, match=r"folder\.position"):
+        FilePositionStore(tmp_path / "folder.position").get()
+    (tmp_path / "a-file").write_text("1\n")
+    inside = FilePositionStore(tmp_path / "a-file" / "feed.position")
+    with pytest.raises(PositionStoreError, match="cannot be read"):
+        inside.get()
+    with pytest.raises(PositionStoreError, match="cannot be written"):
+        inside.set(5)
+
+
+def test_an_event_handed_out_again_is_not_marked_processed_until_it_is(
+    mock: requests_mock.Mocker, mocked: IntegrationClient
+) -> None:
+    position = MemoryPositionStore()
+    mock.get(EVENTS, [events_page(1, 2, 3), events_page()])
+    feed = mocked.events_feed(position=position, stop_when_caught_up=True)
+    with pytest.raises(RuntimeError), feed:
+        for event in feed:
+            if event.attributes.sequence_id == 2:
+                raise RuntimeError("the handler failed")
+    again = next(feed)
+    # Event 2 is being handled again: only 1 is processed so far.
+    assert again.attributes.sequence_id == 2 and position.get() == 1
+    assert next(feed).attributes.sequence_id == 3 and position.get() == 2
