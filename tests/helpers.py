@@ -23,6 +23,11 @@ NO_WAIT = RetryPolicy(sleep=lambda _: None)
 # Answers the token tests share.
 QUERY = f"{MP}/v1/api/listings/query"
 OK: dict[str, Any] = {"content": b'["^ ","~:data",[]]', "headers": {"Content-Type": TRANSIT_CT}}
+CREATE = f"{MP}/v1/api/own_listings/create"
+CREATED: dict[str, Any] = {
+    "content": b'["^ ","~:data",null]',
+    "headers": {"Content-Type": TRANSIT_CT},
+}
 UNAUTHORIZED: dict[str, Any] = {
     "status_code": 401,
     "json": {"errors": [{"status": 401, "code": "auth-invalid-access-token", "title": "Invalid"}]},

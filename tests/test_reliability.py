@@ -36,15 +36,7 @@ from flexclient import (
     UnexpectedResponseError,
 )
 from flexclient.testing import FakeMarketplace
-from tests.helpers import MP, TRANSIT_CT, Scripted
-
-QUERY = f"{MP}/v1/api/listings/query"
-CREATE = f"{MP}/v1/api/own_listings/create"
-OK: dict[str, Any] = {"content": b'["^ ","~:data",[]]', "headers": {"Content-Type": TRANSIT_CT}}
-CREATED: dict[str, Any] = {
-    "content": b'["^ ","~:data",null]',
-    "headers": {"Content-Type": TRANSIT_CT},
-}
+from tests.helpers import CREATE, CREATED, MP, OK, QUERY, Scripted
 
 
 class Sleeps:

@@ -31,15 +31,8 @@ from flexclient import (
     TransportError,
 )
 from flexclient._http.transport import check_timeout, default_deadline, parse_retry_after
-from tests.helpers import MP, TRANSIT_CT
+from tests.helpers import CREATE, CREATED, MP, OK, QUERY
 
-QUERY = f"{MP}/v1/api/listings/query"
-CREATE = f"{MP}/v1/api/own_listings/create"
-OK: dict[str, Any] = {"content": b'["^ ","~:data",[]]', "headers": {"Content-Type": TRANSIT_CT}}
-CREATED: dict[str, Any] = {
-    "content": b'["^ ","~:data",null]',
-    "headers": {"Content-Type": TRANSIT_CT},
-}
 RESET = requests.exceptions.ConnectionError("connection reset by peer")
 TOKEN = Token(access_token="t", scope="public-read")
 
