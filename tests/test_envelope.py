@@ -307,3 +307,10 @@ def test_meta_is_read_also_once_a_new_model_is_registered() -> None:
     assert type(env.data[0]) is Widget
     assert (env.meta.total_items, env.meta.page, env.meta.total_pages) == (7, 2, 4)
     assert repr(env) == "<Envelope: 1 Widget of 7, page 2/4>"
+
+
+def test_every_bad_member_of_meta_is_named() -> None:
+    with pytest.raises(EnvelopeError) as caught:
+        build_envelope({"data": [], "meta": {"totalItems": "many", "page": "first"}})
+    assert str(caught.value).startswith("`meta` is not valid: meta.totalItems: ")
+    assert "; meta.page: " in str(caught.value)
