@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from flexclient import ParameterError
+from flexclient.mirror._names import OPTIONAL_TABLES
 from flexclient.mirror._store import SCHEMA_VERSION, Store
 from flexclient.mirror.schema import EVENTS, IMAGES, LISTINGS, USERS, SqlValue
 
@@ -209,3 +210,29 @@ def test_the_tables_a_user_reads_include_optional_ones_only_when_kept(store: Sto
     kept = store.table_names()
     assert "messages" in kept and "stock_adjustments" not in kept
     assert kept.index("messages") < kept.index("listing_images") < kept.index("events")
+
+
+def test_a_reader_does_not_stop_a_sync_from_writing(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'market.db'}"
+    writer = Store(url)
+    # Write-ahead logging: a reader in the middle of a read does not block a commit.
+    assert writer.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    # And a second writer waits its turn rather than failing at once with "database is locked".
+    assert writer.db.execute("PRAGMA busy_timeout").fetchone()[0] > 0
+    reader = Store(url, create=False)
+    reader.db.execute("BEGIN")
+    assert reader.count("users") == 0
+    with writer.transaction():
+        writer.upsert(USERS, {"id": "u1", "email": None})
+    assert reader.count("users") == 0  # its read still sees the database as it began
+    reader.db.execute("COMMIT")
+    assert reader.count("users") == 1
+    reader.close()
+    writer.close()
+
+
+def test_every_table_in_the_file_is_a_users_or_the_mirrors_own(store: Store) -> None:
+    store.set("options", {name: True for name in OPTIONAL_TABLES})
+    found = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    own = found - set(store.table_names())
+    assert own == {"_flexclient_mirror", "_flexclient_mirror_seen", "_flexclient_mirror_changes"}
