@@ -5,6 +5,7 @@ Fast checks on an SQLite file or memory; tests/integration/test_mirror.py runs w
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,6 +36,8 @@ def test_opening_a_missing_mirror_without_creating_it_names_the_database(
     reopened = Store(f"sqlite:///{missing}", create=False)
     assert reopened.number("schema_version") == SCHEMA_VERSION
     reopened.close()
+    with pytest.raises(sqlite3.ProgrammingError):  # closed: the file is let go
+        reopened.get("schema_version")
     Store("sqlite:///:memory:", create=False).close()  # nothing to find in memory
 
 
@@ -60,6 +63,11 @@ def test_a_failed_transaction_leaves_nothing_behind(store: Store) -> None:
     # The next transaction begins afresh, and commits.
     with store.transaction():
         store.set("cursor", "b")
+    assert store.text("cursor") == "b"
+    # And one failing after one that committed is rolled back too.
+    with pytest.raises(RuntimeError), store.transaction():
+        store.set("cursor", "c")
+        raise RuntimeError("killed again")
     assert store.text("cursor") == "b"
 
 
