@@ -6,6 +6,7 @@ Fast checks on an SQLite file or memory; tests/integration/test_mirror.py runs w
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -225,8 +226,9 @@ def test_a_reader_does_not_stop_a_sync_from_writing(tmp_path: Path) -> None:
     writer = Store(url)
     # Write-ahead logging: a reader in the middle of a read does not block a commit.
     assert writer.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    # And a second writer waits its turn rather than failing at once with "database is locked".
-    assert writer.db.execute("PRAGMA busy_timeout").fetchone()[0] > 0
+    # And a second writer waits its turn (half a minute, longer than sqlite3's default of 5 s)
+    # rather than failing with "database is locked".
+    assert writer.db.execute("PRAGMA busy_timeout").fetchone()[0] >= 30_000
     reader = Store(url, create=False)
     reader.db.execute("BEGIN")
     assert reader.count("users") == 0
@@ -244,3 +246,12 @@ def test_every_table_in_the_file_is_a_users_or_the_mirrors_own(store: Store) -> 
     found = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     own = found - set(store.table_names())
     assert own == {"_flexclient_mirror", "_flexclient_mirror_seen", "_flexclient_mirror_changes"}
+
+
+def test_a_store_can_be_used_from_another_thread(store: Store) -> None:
+    store.set("cursor", "a")
+    read: list[object] = []
+    worker = threading.Thread(target=lambda: read.append(store.get("cursor")))
+    worker.start()
+    worker.join()
+    assert read == ["a"]
