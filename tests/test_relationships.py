@@ -26,7 +26,7 @@ from flexclient.models import (
     User,
 )
 from flexclient.models._envelope import build_envelope
-from flexclient.models._resource import registered_models
+from flexclient.models._resource import register_model, registered_models
 from tests import sample
 
 
@@ -419,3 +419,44 @@ def test_a_relationship_naming_no_model_says_so() -> None:
         missing.model()
     with pytest.raises(TypeError, match=r"relationship 'notAModel': .* is not a resource model"):
         not_a_model.model()
+
+
+def test_included_resources_nothing_refers_to_have_their_own_include_paths() -> None:
+    # A listing and its author, both included though the data refers to neither: each is
+    # reached at the top, so a missing relationship of the author names only its own.
+    listing2 = "00000000-0000-4000-8000-0000000000a2"
+    user2 = "00000000-0000-4000-8000-0000000000b2"
+    missing = "00000000-0000-4000-8000-0000000000c2"
+    env = build_envelope(
+        {
+            "data": [],
+            "included": [
+                {
+                    "id": listing2,
+                    "type": "listing",
+                    "relationships": {"author": {"data": {"id": user2, "type": "user"}}},
+                },
+                {
+                    "id": user2,
+                    "type": "user",
+                    "relationships": {"profileImage": {"data": {"id": missing, "type": "image"}}},
+                },
+            ],
+        }
+    )
+    listing, user = env.included
+    assert isinstance(listing, Listing) and isinstance(user, User)
+    assert listing.author is user
+    with pytest.raises(RelationshipNotIncludedError) as info:
+        user.related("profileImage")
+    assert info.value.include_path == "profileImage"
+
+
+def test_a_model_without_a_resource_type_is_refused() -> None:
+    class Nameless(Listing):
+        resource_type: ClassVar[str | None] = ""
+
+    with pytest.raises(ParameterError) as info:
+        register_model(Nameless)
+    assert info.value.param == "model" and "no resource_type" in str(info.value)
+    assert Nameless not in registered_models()
