@@ -460,3 +460,47 @@ def test_a_model_without_a_resource_type_is_refused() -> None:
         register_model(Nameless)
     assert info.value.param == "model" and "no resource_type" in str(info.value)
     assert Nameless not in registered_models()
+
+
+def test_a_resource_without_relationships_does_not_stop_the_rest_resolving() -> None:
+    second = "00000000-0000-4000-8000-0000000000a3"
+    env = build_envelope(
+        {
+            "data": [
+                {"id": sample.LISTING, "type": "listing"},  # no relationships sent
+                {
+                    "id": second,
+                    "type": "listing",
+                    "relationships": {"author": {"data": {"id": sample.USER, "type": "user"}}},
+                },
+            ],
+            "included": [{"id": sample.USER, "type": "user"}],
+        }
+    )
+    assert env.data[1].author is env.included[0]
+
+
+def test_a_repeated_included_resource_leaves_the_others_include_paths_alone() -> None:
+    missing = "00000000-0000-4000-8000-0000000000c3"
+    image = {"id": sample.IMAGE, "type": "image"}
+    env = build_envelope(
+        {
+            "data": {
+                "id": sample.LISTING,
+                "type": "listing",
+                "relationships": {"author": {"data": {"id": sample.USER, "type": "user"}}},
+            },
+            "included": [
+                image,
+                {
+                    "id": sample.USER,
+                    "type": "user",
+                    "relationships": {"profileImage": {"data": {"id": missing, "type": "image"}}},
+                },
+                image,  # the same image twice
+            ],
+        }
+    )
+    with pytest.raises(RelationshipNotIncludedError) as info:
+        env.data.author.related("profileImage")
+    assert info.value.include_path == "author.profileImage"
