@@ -504,3 +504,43 @@ def test_a_repeated_included_resource_leaves_the_others_include_paths_alone() ->
     with pytest.raises(RelationshipNotIncludedError) as info:
         env.data.author.related("profileImage")
     assert info.value.include_path == "author.profileImage"
+
+
+def test_a_to_many_relationship_with_missing_items_names_the_first() -> None:
+    first = "00000000-0000-4000-8000-0000000000d1"
+    second = "00000000-0000-4000-8000-0000000000d2"
+    env = build_envelope(
+        {
+            "data": {
+                "id": sample.LISTING,
+                "type": "listing",
+                "relationships": {
+                    "images": {
+                        "data": [
+                            {"id": sample.IMAGE, "type": "image"},
+                            {"id": first, "type": "image"},
+                            {"id": second, "type": "image"},
+                        ]
+                    }
+                },
+            },
+            "included": [{"id": sample.IMAGE, "type": "image"}],
+        }
+    )
+    with pytest.raises(RelationshipNotIncludedError, match=f"image {first} is not in"):
+        env.data.related("images")
+
+
+def test_a_resource_gives_its_reference_and_pretty_prints_as_its_repr() -> None:
+    listing = listings()[0]
+    assert listing.ref == Ref(id=sample.LISTING, type="listing")
+
+    class Printer:
+        out = ""
+
+        def text(self, s: str) -> None:
+            self.out += s
+
+    printer = Printer()
+    listing._repr_pretty_(printer, False)
+    assert printer.out == repr(listing)
