@@ -31,7 +31,7 @@ from flexclient.mirror.schema import (
     timestamp,
 )
 from flexclient.models import Attributes, Listing, Resource, StockAdjustment, Transaction, User
-from flexclient.models._resource import WireModel
+from flexclient.models._resource import WireModel, model_for
 from flexclient.models.listings import ListingAttributes
 
 LISTING_ID = uuid.UUID("00000000-0000-0000-0000-0000000000a1")
@@ -333,3 +333,25 @@ def test_values_of_plain_kinds_are_stored_as_they_are() -> None:
         "2026-01-01T00:00:00.000Z"
     )
     assert sql_value({"b": [1]}, "json") == '{"b":[1]}'
+
+
+def test_each_table_reads_its_models_type_and_declared_relationships() -> None:
+    for table in (*TABLES, EVENTS):
+        assert model_for(table.resource_type) is table.model, table.name
+        declared = table.model.relationship_names or frozenset()
+        for column, wire_names in table.to_one:
+            # `a|b`: either name (the Integration API's `ownListing`); one the model declares.
+            assert set(wire_names.split("|")) & declared, (table.name, column)
+        for link in table.links:
+            assert link.relationship in declared, (table.name, link.name)
+
+
+def test_a_column_of_each_kind_has_its_sql_type_and_description() -> None:
+    types = {c.name: (c.sql_type, c.description) for c in GADGETS.columns}
+    assert types["ratio"] == ("TEXT", "exact decimal as text")
+    assert types["flag"] == ("INTEGER", "0 or 1")
+    assert types["weight"] == ("REAL", "real number")
+    assert types["seen_at"] == ("TEXT", "ISO-8601 UTC text")
+    assert types["tags"] == ("TEXT", "JSON text")
+    assert types["owner"] == ("TEXT", "UUID as text")
+    assert "| `ratio` | exact decimal as text |" in schema_markdown((GADGETS,))

@@ -255,3 +255,9 @@ def test_a_store_can_be_used_from_another_thread(store: Store) -> None:
     worker.start()
     worker.join()
     assert read == ["a"]
+
+
+def test_an_event_with_a_sequence_id_already_held_is_not_added(store: Store) -> None:
+    store.add_event({"id": "e1", "sequence_id": 1})
+    store.add_event({"id": "e2", "sequence_id": 1})
+    assert [r["id"] for r in store.rows(EVENTS.name)] == ["e1"]
