@@ -469,3 +469,14 @@ def test_what_the_writer_cannot_write_is_an_error_saying_why(
 ) -> None:
     with pytest.raises(error, match=said):
         dumps({"v": value})
+
+
+def test_keys_are_cached_by_their_length_in_utf16_code_units() -> None:
+    # Two characters outside the Basic Multilingual Plane are four UTF-16 units: cached, as
+    # transit-js caches them; a keyword of three units (`~:é`) is not, one of four (`~:ab`) is.
+    assert loads('[["^ ","😀😀",1],["^ ","^0",2]]') == [{"😀😀": 1}, {"😀😀": 2}]
+    assert loads('[["^ ","~:é",1],["^ ","~:ab",2],["^ ","^0",3]]') == [
+        {"é": 1},
+        {"ab": 2},
+        {"ab": 3},
+    ]
