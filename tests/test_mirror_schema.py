@@ -349,6 +349,8 @@ def test_each_table_reads_its_models_type_and_declared_relationships() -> None:
 def test_a_column_of_each_kind_has_its_sql_type_and_description() -> None:
     types = {c.name: (c.sql_type, c.description) for c in GADGETS.columns}
     assert types["ratio"] == ("TEXT", "exact decimal as text")
+    assert types["size_label"] == ("TEXT", "text")
+    assert types["count"] == ("INTEGER", "integer")
     assert types["flag"] == ("INTEGER", "0 or 1")
     assert types["weight"] == ("REAL", "real number")
     assert types["seen_at"] == ("TEXT", "ISO-8601 UTC text")
