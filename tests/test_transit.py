@@ -13,6 +13,7 @@ import decimal
 import enum
 import io
 import json
+import math
 import sys
 import types
 import uuid
@@ -480,3 +481,11 @@ def test_keys_are_cached_by_their_length_in_utf16_code_units() -> None:
         {"ab": 2},
         {"ab": 3},
     ]
+
+
+def test_special_numbers_and_null_read_as_written() -> None:
+    nan, inf, minus_inf = loads('["~zNaN","~zINF","~z-INF"]')
+    assert math.isnan(nan) and inf == math.inf and minus_inf == -math.inf
+    assert loads('["~_"]') == [None]
+    with pytest.raises(ValueError, match="~_ with a value"):
+        loads('["~_x"]')
