@@ -489,3 +489,8 @@ def test_special_numbers_and_null_read_as_written() -> None:
     assert loads('["~_"]') == [None]
     with pytest.raises(ValueError, match="~_ with a value"):
         loads('["~_x"]')
+
+
+def test_symbols_and_unpadded_base64_read_as_transit_js_reads_them() -> None:
+    assert loads('["~$a-symbol"]') == ["a-symbol"]
+    assert loads('["~bAAAAAA"]') == [b"\x00\x00\x00\x00"]  # six characters, padding left out
