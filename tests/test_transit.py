@@ -494,3 +494,11 @@ def test_special_numbers_and_null_read_as_written() -> None:
 def test_symbols_and_unpadded_base64_read_as_transit_js_reads_them() -> None:
     assert loads('["~$a-symbol"]') == ["a-symbol"]
     assert loads('["~bAAAAAA"]') == [b"\x00\x00\x00\x00"]  # six characters, padding left out
+
+
+def test_characters_uris_and_cmaps_read_as_written() -> None:
+    assert loads('["~cx","~rhttps://example.com/a"]') == ["x", "https://example.com/a"]
+    assert loads('["~#cmap",[["~#list",[1]],"one"]]') == {(1,): "one"}
+    for rep in ('"ab"', "[1]"):
+        with pytest.raises(ValueError, match="cmap needs a list"):
+            loads(f'["~#cmap",{rep}]')
