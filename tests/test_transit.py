@@ -502,3 +502,19 @@ def test_characters_uris_and_cmaps_read_as_written() -> None:
     for rep in ('"ab"', "[1]"):
         with pytest.raises(ValueError, match="cmap needs a list"):
             loads(f'["~#cmap",{rep}]')
+
+
+def test_tagged_values_read_by_their_tag_and_refuse_what_it_cannot_hold() -> None:
+    assert loads('["~#m",1000]') == dt.datetime(1970, 1, 1, 0, 0, 1, tzinfo=dt.UTC)
+    assert loads('["~#geo",[1.5,2.5]]') == LatLng(1.5, 2.5)
+    assert loads('["~#mn",["~n5","USD"]]') == Money(5, "USD")
+    assert loads('["~#list",[1,2]]') == [1, 2]
+    for body in (
+        '["~#u",5]',  # a UUID is text or two numbers
+        '["~#i",5]',  # a tagged scalar's value is text
+        '["~##","x"]',
+        '["~#mn",[1]]',
+        '["~#list","x"]',
+    ):
+        with pytest.raises(ValueError, match="~#"):
+            loads(body)
