@@ -518,3 +518,8 @@ def test_tagged_values_read_by_their_tag_and_refuse_what_it_cannot_hold() -> Non
     ):
         with pytest.raises(ValueError, match="~#"):
             loads(body)
+
+
+def test_an_unknown_scalar_code_is_named() -> None:
+    with pytest.raises(ValueError, match="unknown Transit code '~Q'"):
+        loads('["~Qx"]')
