@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
 import uuid
 from collections.abc import Callable
@@ -544,3 +545,13 @@ def test_a_resource_gives_its_reference_and_pretty_prints_as_its_repr() -> None:
     printer = Printer()
     listing._repr_pretty_(printer, False)
     assert printer.out == repr(listing)
+
+
+def test_references_and_relationships_cannot_be_changed() -> None:
+    ref = Ref(id=sample.USER, type="user")
+    relationship = listings()[0].relationships["author"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ref.type = "listing"  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        relationship.data = None  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+    assert ref.type == "user" and relationship.data is not None
