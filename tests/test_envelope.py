@@ -8,6 +8,7 @@ import json
 import uuid
 import warnings
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import pytest
@@ -274,3 +275,42 @@ def test_an_envelope_dumps_each_included_resource_as_its_own_model() -> None:
     kinds = {item["type"]: item["attributes"] for item in dumped["included"]}
     assert kinds["user"]["profile"]["display_name"] == "Jane D"
     assert "variants" in kinds["image"]
+
+
+def test_a_page_of_two_kinds_names_both_in_its_summary() -> None:
+    user = "00000000-0000-0000-0000-0000000000b2"
+    env = build_envelope(
+        {"data": [{"id": user, "type": "user"}, {"id": LISTING, "type": "listing"}]}
+    )
+    assert repr(env) == "<Envelope: 2 Listing/User>"
+
+
+def test_a_resource_given_as_any_mapping_is_read_as_a_resource() -> None:
+    # A program building a body from its own mappings (a stored event, a fixture) gets models.
+    fields: dict[str, object] = {"id": LISTING, "type": "flexclientTestUnknown", "attributes": {}}
+    item = MappingProxyType(fields)
+    env = build_envelope({"data": [item], "included": []})
+    got = env.data[0]
+    assert type(got) is Resource and str(got.id) == LISTING
+
+
+def test_meta_is_read_also_once_a_new_model_is_registered() -> None:
+    class Widget(Resource):
+        resource_type: ClassVar[str | None] = "flexclientTestWidget"
+
+    body = {
+        "data": [{"id": LISTING, "type": "flexclientTestWidget"}],
+        "meta": {"totalItems": 7, "page": 2, "totalPages": 4, "perPage": 2},
+    }
+    with registered(Widget):  # a new set of models: the body's validator is built again
+        env = build_envelope(body)
+    assert type(env.data[0]) is Widget
+    assert (env.meta.total_items, env.meta.page, env.meta.total_pages) == (7, 2, 4)
+    assert repr(env) == "<Envelope: 1 Widget of 7, page 2/4>"
+
+
+def test_every_bad_member_of_meta_is_named() -> None:
+    with pytest.raises(EnvelopeError) as caught:
+        build_envelope({"data": [], "meta": {"totalItems": "many", "page": "first"}})
+    assert str(caught.value).startswith("`meta` is not valid: meta.totalItems: ")
+    assert "; meta.page: " in str(caught.value)

@@ -4,28 +4,34 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import json
 import re
 import sqlite3
 import uuid
 from pathlib import Path
 
 import pytest
+from pydantic import Field
 
 from flexclient import ParameterError
+from flexclient._wire.value_types import LatLng, LatLngBounds, Money
 from flexclient.mirror import schema_markdown, sqlite_path
 from flexclient.mirror.schema import (
     EVENTS,
     LISTINGS,
+    MESSAGES,
     STOCK_ADJUSTMENTS,
     TABLES,
     TRANSACTIONS,
     USERS,
+    Table,
     create_statements,
     json_text,
     sql_value,
     timestamp,
 )
-from flexclient.models import Listing, StockAdjustment, Transaction, User
+from flexclient.models import Attributes, Listing, Resource, StockAdjustment, Transaction, User
+from flexclient.models._resource import WireModel, model_for
 from flexclient.models.listings import ListingAttributes
 
 LISTING_ID = uuid.UUID("00000000-0000-0000-0000-0000000000a1")
@@ -170,3 +176,184 @@ def test_users_keep_integration_only_attributes() -> None:
     )
     row = USERS.row(user)
     assert row["email"] == "a@example.com" and row["profile_first_name"] == "A"
+
+
+class _GadgetSize(WireModel):
+    width_mm: int | None = None
+    label: str | None = None
+
+
+class _GadgetAttributes(Attributes):
+    price: Money | None = None
+    spot: LatLng | None = None
+    size: _GadgetSize | None = None
+    count: int | None = None
+    weight: float | None = None
+    flag: bool | None = None
+    seen_at: dt.datetime | None = None
+    ratio: decimal.Decimal | None = None
+    owner: uuid.UUID | None = None
+    either: int | str | None = None
+    tags: list[str] | None = None
+    area: LatLngBounds | None = None
+
+
+class _Gadget(Resource):
+    attributes: _GadgetAttributes = Field(default_factory=_GadgetAttributes)  # pyright: ignore[reportIncompatibleVariableOverride]
+
+
+GADGETS = Table("gadgets", "flexclientTestGadget", _Gadget, to_one=(("maker_id", "maker"),))
+
+
+def test_each_kind_of_attribute_gets_its_columns() -> None:
+    kinds = [(c.name, c.kind) for c in GADGETS.columns]
+    assert kinds == [
+        ("id", "id"),
+        ("price_amount", "integer"),
+        ("price_currency", "text"),
+        ("spot_lat", "real"),
+        ("spot_lng", "real"),
+        ("size_width_mm", "integer"),
+        ("size_label", "text"),
+        ("count", "integer"),
+        ("weight", "real"),
+        ("flag", "boolean"),
+        ("seen_at", "timestamp"),
+        ("ratio", "decimal"),
+        ("owner", "id"),
+        ("either", "json"),  # more than one type: kept as JSON
+        ("tags", "json"),
+        ("area", "json"),
+        ("maker_id", "id"),
+    ]
+    assert GADGETS.optional is False and MESSAGES.optional is True
+
+
+def test_each_kind_of_attribute_is_stored_as_documented() -> None:
+    gadget = _Gadget.model_validate(
+        {
+            "id": LISTING_ID,
+            "type": "flexclientTestGadget",
+            "attributes": {
+                "price": Money(250, "EUR"),
+                "spot": LatLng(60.5, 24.25),
+                "size": {"widthMm": 40},
+                "count": 3,
+                "weight": 1.5,
+                "flag": True,
+                "ratio": decimal.Decimal("0.125"),
+                "owner": AUTHOR_ID,
+                "either": "x",
+                "tags": ["a", "b"],
+                "area": LatLngBounds(ne=LatLng(1.0, 2.0), sw=LatLng(-1.0, -2.0)),
+            },
+        }
+    )
+    row = GADGETS.row(gadget)
+    assert row == {
+        "id": str(LISTING_ID),
+        "price_amount": 250,
+        "price_currency": "EUR",
+        "spot_lat": 60.5,
+        "spot_lng": 24.25,
+        "size_width_mm": 40,
+        "size_label": None,
+        "count": 3,
+        "weight": 1.5,
+        "flag": 1,
+        "seen_at": None,
+        "ratio": "0.125",
+        "owner": str(AUTHOR_ID),
+        "either": '"x"',
+        "tags": '["a","b"]',
+        "area": '{"ne":{"lat":1.0,"lng":2.0},"sw":{"lat":-1.0,"lng":-2.0}}',
+        "maker_id": None,
+    }
+
+
+def test_json_of_nested_values_keeps_money_points_and_unknown_members() -> None:
+    size = _GadgetSize.model_validate({"widthMm": 4, "colourCode": "red"})
+    assert json_text(size) == '{"colourCode":"red","widthMm":4}'  # no null label
+    value: dict[object, object] = {
+        1: (Money(5, "USD"), LatLng(1.5, 2.5)),
+        "at": dt.datetime(2026, 1, 1, 12, tzinfo=HELSINKI_WINTER),
+        "id": uuid.UUID(int=2),
+        "n": None,
+        "ok": False,
+        "other": frozenset(),
+    }
+    assert json.loads(json_text(value)) == {
+        "1": [{"amount": 5, "currency": "USD"}, {"lat": 1.5, "lng": 2.5}],
+        "at": "2026-01-01T10:00:00.000Z",
+        "id": "00000000-0000-0000-0000-000000000002",
+        "n": None,
+        "ok": False,
+        "other": "frozenset()",
+    }
+
+
+def test_a_to_many_relationship_lists_its_ids_or_says_it_was_not_sent() -> None:
+    link = LISTINGS.links[0]
+    assert LISTINGS.linked(link, listing()) == []
+    with_images = Listing.model_validate(
+        {
+            "id": LISTING_ID,
+            "type": "listing",
+            "relationships": {
+                "images": {
+                    "data": [
+                        {"id": AUTHOR_ID, "type": "image"},
+                        {"id": LISTING_ID, "type": "image"},
+                    ]
+                }
+            },
+        }
+    )
+    assert LISTINGS.linked(link, with_images) == [str(AUTHOR_ID), str(LISTING_ID)]
+    bare = Listing.model_validate({"id": LISTING_ID, "type": "listing"})
+    assert LISTINGS.linked(link, bare) is None  # not sent: the links held are kept
+    one = Listing.model_validate(
+        {
+            "id": LISTING_ID,
+            "type": "listing",
+            "relationships": {"images": {"data": {"id": AUTHOR_ID, "type": "image"}}},
+        }
+    )
+    assert LISTINGS.linked(link, one) == [str(AUTHOR_ID)]
+    null = Listing.model_validate(
+        {"id": LISTING_ID, "type": "listing", "relationships": {"images": {"data": None}}}
+    )
+    assert LISTINGS.linked(link, null) == []
+
+
+def test_values_of_plain_kinds_are_stored_as_they_are() -> None:
+    assert sql_value("a", "text") == "a" and sql_value(3, "integer") == 3
+    assert sql_value(2.5, "real") == 2.5
+    assert sql_value(dt.datetime(2026, 1, 1, tzinfo=dt.UTC), "timestamp") == (
+        "2026-01-01T00:00:00.000Z"
+    )
+    assert sql_value({"b": [1]}, "json") == '{"b":[1]}'
+
+
+def test_each_table_reads_its_models_type_and_declared_relationships() -> None:
+    for table in (*TABLES, EVENTS):
+        assert model_for(table.resource_type) is table.model, table.name
+        declared = table.model.relationship_names or frozenset()
+        for column, wire_names in table.to_one:
+            # `a|b`: either name (the Integration API's `ownListing`); one the model declares.
+            assert set(wire_names.split("|")) & declared, (table.name, column)
+        for link in table.links:
+            assert link.relationship in declared, (table.name, link.name)
+
+
+def test_a_column_of_each_kind_has_its_sql_type_and_description() -> None:
+    types = {c.name: (c.sql_type, c.description) for c in GADGETS.columns}
+    assert types["ratio"] == ("TEXT", "exact decimal as text")
+    assert types["size_label"] == ("TEXT", "text")
+    assert types["count"] == ("INTEGER", "integer")
+    assert types["flag"] == ("INTEGER", "0 or 1")
+    assert types["weight"] == ("REAL", "real number")
+    assert types["seen_at"] == ("TEXT", "ISO-8601 UTC text")
+    assert types["tags"] == ("TEXT", "JSON text")
+    assert types["owner"] == ("TEXT", "UUID as text")
+    assert "| `ratio` | exact decimal as text |" in schema_markdown((GADGETS,))

@@ -353,3 +353,13 @@ def test_every_field_has_the_wire_name_pydantics_to_camel_gives_it() -> None:
     names = {name for model in seen for name in model.model_fields}
     assert len(seen) > 30 and len(names) > 100
     assert {name: wire_name(name) for name in names} == {name: to_camel(name) for name in names}
+
+
+def test_a_dump_reads_back_into_the_same_attributes(page: Envelope[list[Listing]]) -> None:
+    # A program keeping attributes as it dumped them (snake_case, or the API's names) reads
+    # them back either way.
+    attributes = page.data[0].attributes
+    by_name = type(attributes).model_validate(attributes.model_dump())
+    by_alias = type(attributes).model_validate(attributes.model_dump(by_alias=True))
+    assert by_name == attributes == by_alias
+    assert by_name.public_data == attributes.public_data and by_name.public_data

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
 import uuid
 from collections.abc import Callable
@@ -26,7 +27,7 @@ from flexclient.models import (
     User,
 )
 from flexclient.models._envelope import build_envelope
-from flexclient.models._resource import registered_models
+from flexclient.models._resource import register_model, registered_models
 from tests import sample
 
 
@@ -419,3 +420,138 @@ def test_a_relationship_naming_no_model_says_so() -> None:
         missing.model()
     with pytest.raises(TypeError, match=r"relationship 'notAModel': .* is not a resource model"):
         not_a_model.model()
+
+
+def test_included_resources_nothing_refers_to_have_their_own_include_paths() -> None:
+    # A listing and its author, both included though the data refers to neither: each is
+    # reached at the top, so a missing relationship of the author names only its own.
+    listing2 = "00000000-0000-4000-8000-0000000000a2"
+    user2 = "00000000-0000-4000-8000-0000000000b2"
+    missing = "00000000-0000-4000-8000-0000000000c2"
+    env = build_envelope(
+        {
+            "data": [],
+            "included": [
+                {
+                    "id": listing2,
+                    "type": "listing",
+                    "relationships": {"author": {"data": {"id": user2, "type": "user"}}},
+                },
+                {
+                    "id": user2,
+                    "type": "user",
+                    "relationships": {"profileImage": {"data": {"id": missing, "type": "image"}}},
+                },
+            ],
+        }
+    )
+    listing, user = env.included
+    assert isinstance(listing, Listing) and isinstance(user, User)
+    assert listing.author is user
+    with pytest.raises(RelationshipNotIncludedError) as info:
+        user.related("profileImage")
+    assert info.value.include_path == "profileImage"
+
+
+def test_a_model_without_a_resource_type_is_refused() -> None:
+    class Nameless(Listing):
+        resource_type: ClassVar[str | None] = ""
+
+    with pytest.raises(ParameterError) as info:
+        register_model(Nameless)
+    assert info.value.param == "model" and "no resource_type" in str(info.value)
+    assert Nameless not in registered_models()
+
+
+def test_a_resource_without_relationships_does_not_stop_the_rest_resolving() -> None:
+    second = "00000000-0000-4000-8000-0000000000a3"
+    env = build_envelope(
+        {
+            "data": [
+                {"id": sample.LISTING, "type": "listing"},  # no relationships sent
+                {
+                    "id": second,
+                    "type": "listing",
+                    "relationships": {"author": {"data": {"id": sample.USER, "type": "user"}}},
+                },
+            ],
+            "included": [{"id": sample.USER, "type": "user"}],
+        }
+    )
+    assert env.data[1].author is env.included[0]
+
+
+def test_a_repeated_included_resource_leaves_the_others_include_paths_alone() -> None:
+    missing = "00000000-0000-4000-8000-0000000000c3"
+    image = {"id": sample.IMAGE, "type": "image"}
+    env = build_envelope(
+        {
+            "data": {
+                "id": sample.LISTING,
+                "type": "listing",
+                "relationships": {"author": {"data": {"id": sample.USER, "type": "user"}}},
+            },
+            "included": [
+                image,
+                {
+                    "id": sample.USER,
+                    "type": "user",
+                    "relationships": {"profileImage": {"data": {"id": missing, "type": "image"}}},
+                },
+                image,  # the same image twice
+            ],
+        }
+    )
+    with pytest.raises(RelationshipNotIncludedError) as info:
+        env.data.author.related("profileImage")
+    assert info.value.include_path == "author.profileImage"
+
+
+def test_a_to_many_relationship_with_missing_items_names_the_first() -> None:
+    first = "00000000-0000-4000-8000-0000000000d1"
+    second = "00000000-0000-4000-8000-0000000000d2"
+    env = build_envelope(
+        {
+            "data": {
+                "id": sample.LISTING,
+                "type": "listing",
+                "relationships": {
+                    "images": {
+                        "data": [
+                            {"id": sample.IMAGE, "type": "image"},
+                            {"id": first, "type": "image"},
+                            {"id": second, "type": "image"},
+                        ]
+                    }
+                },
+            },
+            "included": [{"id": sample.IMAGE, "type": "image"}],
+        }
+    )
+    with pytest.raises(RelationshipNotIncludedError, match=f"image {first} is not in"):
+        env.data.related("images")
+
+
+def test_a_resource_gives_its_reference_and_pretty_prints_as_its_repr() -> None:
+    listing = listings()[0]
+    assert listing.ref == Ref(id=sample.LISTING, type="listing")
+
+    class Printer:
+        out = ""
+
+        def text(self, s: str) -> None:
+            self.out += s
+
+    printer = Printer()
+    listing._repr_pretty_(printer, False)
+    assert printer.out == repr(listing)
+
+
+def test_references_and_relationships_cannot_be_changed() -> None:
+    ref = Ref(id=sample.USER, type="user")
+    relationship = listings()[0].relationships["author"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ref.type = "listing"  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        relationship.data = None  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+    assert ref.type == "user" and relationship.data is not None

@@ -13,6 +13,7 @@ import decimal
 import enum
 import io
 import json
+import math
 import sys
 import types
 import uuid
@@ -469,3 +470,56 @@ def test_what_the_writer_cannot_write_is_an_error_saying_why(
 ) -> None:
     with pytest.raises(error, match=said):
         dumps({"v": value})
+
+
+def test_keys_are_cached_by_their_length_in_utf16_code_units() -> None:
+    # Two characters outside the Basic Multilingual Plane are four UTF-16 units: cached, as
+    # transit-js caches them; a keyword of three units (`~:é`) is not, one of four (`~:ab`) is.
+    assert loads('[["^ ","😀😀",1],["^ ","^0",2]]') == [{"😀😀": 1}, {"😀😀": 2}]
+    assert loads('[["^ ","~:é",1],["^ ","~:ab",2],["^ ","^0",3]]') == [
+        {"é": 1},
+        {"ab": 2},
+        {"ab": 3},
+    ]
+
+
+def test_special_numbers_and_null_read_as_written() -> None:
+    nan, inf, minus_inf = loads('["~zNaN","~zINF","~z-INF"]')
+    assert math.isnan(nan) and inf == math.inf and minus_inf == -math.inf
+    assert loads('["~_"]') == [None]
+    with pytest.raises(ValueError, match="~_ with a value"):
+        loads('["~_x"]')
+
+
+def test_symbols_and_unpadded_base64_read_as_transit_js_reads_them() -> None:
+    assert loads('["~$a-symbol"]') == ["a-symbol"]
+    assert loads('["~bAAAAAA"]') == [b"\x00\x00\x00\x00"]  # six characters, padding left out
+
+
+def test_characters_uris_and_cmaps_read_as_written() -> None:
+    assert loads('["~cx","~rhttps://example.com/a"]') == ["x", "https://example.com/a"]
+    assert loads('["~#cmap",[["~#list",[1]],"one"]]') == {(1,): "one"}
+    for rep in ('"ab"', "[1]"):
+        with pytest.raises(ValueError, match="cmap needs a list"):
+            loads(f'["~#cmap",{rep}]')
+
+
+def test_tagged_values_read_by_their_tag_and_refuse_what_it_cannot_hold() -> None:
+    assert loads('["~#m",1000]') == dt.datetime(1970, 1, 1, 0, 0, 1, tzinfo=dt.UTC)
+    assert loads('["~#geo",[1.5,2.5]]') == LatLng(1.5, 2.5)
+    assert loads('["~#mn",["~n5","USD"]]') == Money(5, "USD")
+    assert loads('["~#list",[1,2]]') == [1, 2]
+    for body in (
+        '["~#u",5]',  # a UUID is text or two numbers
+        '["~#i",5]',  # a tagged scalar's value is text
+        '["~##","x"]',
+        '["~#mn",[1]]',
+        '["~#list","x"]',
+    ):
+        with pytest.raises(ValueError, match="~#"):
+            loads(body)
+
+
+def test_an_unknown_scalar_code_is_named() -> None:
+    with pytest.raises(ValueError, match="unknown Transit code '~Q'"):
+        loads('["~Qx"]')
