@@ -261,3 +261,12 @@ def test_an_event_with_a_sequence_id_already_held_is_not_added(store: Store) -> 
     store.add_event({"id": "e1", "sequence_id": 1})
     store.add_event({"id": "e2", "sequence_id": 1})
     assert [r["id"] for r in store.rows(EVENTS.name)] == ["e1"]
+
+
+def test_a_row_of_nothing_but_its_id_is_stored_once(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'm.db'}")
+    with store.transaction():
+        assert store.upsert(IMAGES, {"id": "a"}) is True
+        assert store.upsert(IMAGES, {"id": "a"}) is False
+    assert [r["id"] for r in store.rows("images")] == ["a"]
+    store.close()

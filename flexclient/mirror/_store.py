@@ -158,9 +158,12 @@ class Store:
         updates = ", ".join(f"{n} = excluded.{n}" for n in others)
         held = ", ".join(others)
         offered = ", ".join(f"excluded.{n}" for n in others)
+        # A row of nothing but its ID has nothing to update.
+        conflict = (
+            f"DO UPDATE SET {updates} WHERE ({held}) IS NOT ({offered})" if others else "DO NOTHING"
+        )
         cursor = self.db.execute(
-            f"INSERT INTO {table.name} ({columns}) VALUES ({marks})"
-            f" ON CONFLICT(id) DO UPDATE SET {updates} WHERE ({held}) IS NOT ({offered})",
+            f"INSERT INTO {table.name} ({columns}) VALUES ({marks}) ON CONFLICT(id) {conflict}",
             [row[n] for n in names],
         )
         changed = cursor.rowcount > 0
