@@ -34,6 +34,7 @@ from flexclient.mirror.schema import (
     TRANSACTIONS,
     USERS,
     Table,
+    related_ids,
     timestamp,
 )
 from flexclient.models import Event, Resource
@@ -411,20 +412,8 @@ class Mirror:
 
     def _same_millisecond(self, query: Any, params: dict[str, Any], at: str) -> list[Resource]:
         start = dt.datetime.fromisoformat(at)
-        found: list[Resource] = []
-        number = 1
-        while True:
-            window = {
-                **params,
-                "createdAtStart": start,
-                "createdAtEnd": start + dt.timedelta(milliseconds=1),
-                "page": number,
-            }
-            page = query(window).data
-            found.extend(page.data)
-            if len(page.data) < _PAGE:
-                return found
-            number += 1
+        end = start + dt.timedelta(milliseconds=1)
+        return self._paged(query, {**params, "createdAtStart": start, "createdAtEnd": end})
 
     def _store_resource(
         self, table: Table, resource: Resource, by_id: Mapping[tuple[str, str], Resource]
@@ -693,10 +682,7 @@ def _by_key(included: Sequence[Resource]) -> dict[tuple[str, str], Resource]:
 
 
 def _refs(resource: Resource, wire: str) -> list[str]:
-    relationship = resource.relationships.get(wire)
-    data = relationship.data if relationship is not None else None
-    refs = data if isinstance(data, list) else [data] if data is not None else []
-    return [str(ref.id) for ref in refs]
+    return related_ids(resource, wire) or []
 
 
 def _ref(resource: Resource, wire: str) -> str | None:

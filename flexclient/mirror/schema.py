@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import decimal
+import functools
 import json
 import types
 import typing
@@ -112,10 +113,7 @@ class Table:
 
     @property
     def columns(self) -> tuple[Column, ...]:
-        attributes = _attributes_model(self.model)
-        own = tuple(_columns(attributes, ()))
-        related = tuple(Column(name, "id", ("relationships", wire)) for name, wire in self.to_one)
-        return (Column("id", "id", ("id",)), *own, *related)
+        return _table_columns(self)
 
     def row(
         self, resource: Resource, parent: Mapping[str, str] | None = None
@@ -136,12 +134,26 @@ class Table:
 
     def linked(self, link: LinkTable, resource: Resource) -> list[str] | None:
         """The IDs `resource` links to through `link`, or None when it did not say."""
-        relationship = resource.relationships.get(link.relationship)
-        if relationship is None:
-            return None
-        data = relationship.data
-        refs = data if isinstance(data, list) else [data] if data is not None else []
-        return [str(ref.id) for ref in refs]
+        return related_ids(resource, link.relationship)
+
+
+@functools.cache
+def _table_columns(table: Table) -> tuple[Column, ...]:
+    # Read from the model once a table, not for every row written.
+    own = tuple(_columns(_attributes_model(table.model), ()))
+    related = tuple(Column(name, "id", ("relationships", wire)) for name, wire in table.to_one)
+    return (Column("id", "id", ("id",)), *own, *related)
+
+
+def related_ids(resource: Resource, wire_name: str) -> list[str] | None:
+    """The IDs a relationship of `resource` names (none, one or many), or None when the
+    resource did not say (a relationship not included)."""
+    relationship = resource.relationships.get(wire_name)
+    if relationship is None:
+        return None
+    data = relationship.data
+    refs = data if isinstance(data, list) else [data] if data is not None else []
+    return [str(ref.id) for ref in refs]
 
 
 def _attributes_model(model: type[Resource]) -> type[BaseModel]:
@@ -256,10 +268,9 @@ def _one(resource: Resource, wire_names: str) -> str | None:
     # `a|b`: the relationship is named either way (the Integration API names a stock
     # adjustment's listing `ownListing`).
     for wire_name in wire_names.split("|"):
-        relationship = resource.relationships.get(wire_name)
-        data = relationship.data if relationship is not None else None
-        if data is not None and not isinstance(data, list):
-            return str(data.id)
+        ids = related_ids(resource, wire_name)
+        if ids:
+            return ids[0]
     return None
 
 
