@@ -27,6 +27,7 @@ from transit.reader import JsonUnmarshaler
 from transit.transit_types import Boolean, Keyword, Symbol, TaggedValue, frozendict
 
 from flexclient import LatLng, Money
+from flexclient._support.compat import stack_depth
 from flexclient._support.json_reading import SPARE_FRAMES
 from flexclient._wire.formats import TRANSIT
 from flexclient._wire.transit_reader import loads
@@ -277,6 +278,32 @@ def test_nesting_past_the_recursion_limit_is_invalid_transit() -> None:
     depth = sys.getrecursionlimit() + 1000
     with pytest.raises(ValueError, match="deep"):
         loads('["^ ","~:a",' * depth + "1" + "]" * depth)
+
+
+def test_a_walk_out_of_stack_is_invalid_transit_not_a_recursion_error() -> None:
+    # Text the parser reads in full (a hundred and fifty levels), read by a program with
+    # fewer frames left than that: the walk runs out of stack, and says so as any reader of
+    # invalid input does, with a ValueError.
+    text = "[" * 150 + "]" * 150
+
+    def read_at(height: int) -> None:
+        if height > 0:
+            read_at(height - 1)
+            return
+        with pytest.raises(ValueError, match="nested too deeply"):
+            loads(text)
+
+    read_at(sys.getrecursionlimit() - stack_depth() - 100)
+
+
+def test_a_map_as_a_key_of_a_cmap_is_kept_as_sorted_pairs() -> None:
+    # A dict cannot be a dict's key: a map (verbose or compact) as a key becomes the tuple
+    # of its (key, value) pairs, sorted by key, so that equal maps make equal keys.
+    assert loads('["~#cmap",[["^ ","b",2,"a",1],"x",[1,2],"y"]]') == {
+        (("a", 1), ("b", 2)): "x",
+        (1, 2): "y",
+    }
+    assert loads('["~#cmap",[{"b":[3],"a":1},"x"]]') == {(("a", 1), ("b", (3,))): "x"}
 
 
 # --- what writers write, read strictly ---------------------------------------------------

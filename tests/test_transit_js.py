@@ -191,6 +191,35 @@ def test_the_cache_starts_over_when_full() -> None:
     }
 
 
+# Texts whose reading depends on what is cached, and when: what is cached is decided by the
+# kind of string (a key, a keyword, a symbol, a tag; not an escaped string in a value's
+# place) and its length in UTF-16 units. A reader that cached one string more or less would
+# read every later cache code as the wrong string.
+CACHE_ORDER = [
+    # A key of three units, one of them not ASCII: too short to be cached.
+    '[["^ ","éab",1,"abcd",2],["^ ","^0",3]]',
+    # A scalar tag ("~#u", three units) is not cached; the key after it is code 0.
+    '[["~#u","c8e08d52-2b4c-4f37-9a7a-2f6a3e1d2b10"],["^ ","abcd",1],["^ ","^0",2]]',
+    # A symbol in a value's place is cached, as a keyword is.
+    '[["~$abcd"],["^0"]]',
+    # An escaped string is cached as a key, not as a value: in the one key of a verbose
+    # map (read as a possible tag first, then as the key), a verbose map's value, a tagged
+    # value, verbose or compact.
+    '[{"~~abcd":1},["^ ","wxyz",2],["^ ","^1",3]]',
+    '[{"a":"~~abcd"},["^ ","wxyz",1],["^ ","^0",2]]',
+    '[{"~#\'":"~~abcd"},["^ ","wxyz",1],["^ ","^0",2]]',
+    '[["~#\'","~~abcd"],["^ ","wxyz",1],["^ ","^0",2]]',
+    # "^ " anywhere but at the head of a list is the string it is; a plain string alone too.
+    '["a","^ "]',
+    '"abc"',
+]
+
+
+def test_the_cache_is_filled_as_transit_js_fills_it(oracle: Oracle) -> None:
+    for text, js in zip(CACHE_ORDER, oracle.read(CACHE_ORDER), strict=True):
+        assert comparable(loads(text)) == from_js(js["ok"]), (text, js)
+
+
 # --- malformed input ---------------------------------------------------------------------
 
 # Each is refused (ValueError from the reader, WireDecodeError from the wire format); the
@@ -231,6 +260,12 @@ HOSTILE: list[tuple[str, Any]] = [
     ('["~#set","abc"]', "abc"),
     ('["~#u","x"]', {"$uuid": "x"}),
     ('["^ ","~:a"]', {"$map": [["a", None]]}),
+    # A tag's value is read as it stands: a list there whose first item is a tag is a list,
+    # and in it that tag is a bare one.
+    ('{"~#list":["~#set",[1]]}', [{"$baretag": "set"}, [1]]),
+    ('["~#list",["~#set",[1]]]', [{"$baretag": "set"}, [1]]),
+    # A cache code with nothing cached under it, even one long enough to be a key.
+    ('"^abcd"', {"$undefined": True}),
 ]
 
 

@@ -295,7 +295,7 @@ def _read(doc: Any) -> Any:
                 raise ValueError(f"unknown Transit code {text[:2]!r}")
             value = parse(text[2:])
             if kind == "#":
-                if len(text) > 3 or long_enough(text):
+                if long_enough(text):  # a tag is read in full once, then by its code
                     remember(value)
                 if not head:
                     raise ValueError(f"a tag ({text[:40]}) outside a tagged value")
