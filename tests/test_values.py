@@ -11,6 +11,7 @@ import uuid
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from flexclient import LatLng, LatLngBounds, Money, ParameterError
 from flexclient._cli import UsageError, envelope_json, parse_value, table
@@ -18,7 +19,17 @@ from flexclient._demo import _money
 from flexclient._http.multipart import _text
 from flexclient._wire.formats import JSON
 from flexclient._wire.query import write_query
-from flexclient._wire.values import display, iso_millis, parse
+from flexclient._wire.values import (
+    Unwritable,
+    as_text,
+    display,
+    fast_uuid,
+    iso_millis,
+    jsonable,
+    money_from,
+    parse,
+    uuid_value,
+)
 from flexclient.models import Envelope, Meta
 from flexclient.models._display import html_fields
 
@@ -204,3 +215,63 @@ def test_a_body_value_that_cannot_be_sent_is_named_before_sending(value: object,
     with pytest.raises(ParameterError, match=said) as info:
         JSON.encode({"publicData": {"spot": value}})
     assert "spot" in info.value.param
+
+
+def test_a_list_of_values_with_commas_of_their_own_is_shown_split_by_semicolons() -> None:
+    assert display([LatLng(60.5, 25.0), LatLng(60.0, 24.5)]) == "60.5, 25; 60, 24.5"
+    assert display(["a", LatLng(1.0, 2.0)]) == "a; 1, 2"
+    assert display(["a", "b"]) == "a, b"
+
+
+def test_a_map_is_shown_as_json_with_its_letters_as_they_are() -> None:
+    assert display({"city": "Hämeenlinna", "when": dt.datetime(2024, 1, 2, tzinfo=dt.UTC)}) == (
+        '{"city": "Hämeenlinna", "when": "2024-01-02T00:00:00.000Z"}'
+    )
+
+
+def test_what_json_has_no_form_for_is_printed_as_its_text() -> None:
+    # The command line prints bodies as JSON: a value no JSON body could carry is its text.
+    assert jsonable({"day": dt.date(2024, 1, 2), "ids": [uuid.UUID(int=1)]}) == {
+        "day": "2024-01-02",
+        "ids": ["00000000-0000-0000-0000-000000000001"],
+    }
+
+
+def test_a_decimal_from_the_command_line_must_be_a_number() -> None:
+    assert parse("decimal", "1.50") == decimal.Decimal("1.50")
+    with pytest.raises(ValueError, match="not a decimal number: 'abc'"):
+        parse("decimal", "abc")
+
+
+def test_text_that_has_no_query_form_is_refused() -> None:
+    with pytest.raises(Unwritable, match="UTF-8"):
+        as_text("caf\ud800")
+    with pytest.raises(Unwritable, match="Money has no text form"):
+        as_text(Money(5000, "EUR"))
+
+
+def test_an_id_given_in_code_is_a_uuid_or_its_text() -> None:
+    known = uuid.UUID("c6ff7190-bdf7-47a0-8a2b-e3136e74334f")
+    assert uuid_value("file_id", known) is known
+    assert uuid_value("file_id", str(known).upper()) == known
+    with pytest.raises(ParameterError, match="not a UUID") as info:
+        uuid_value("file_id", "c6ff7190")
+    assert info.value.param == "file_id"
+    with pytest.raises(ParameterError, match="not int") as info:
+        uuid_value("file_id", 7)
+    assert info.value.param == "file_id"
+
+
+def test_an_id_with_spaces_among_its_digits_is_no_uuid() -> None:
+    # 32 characters once the dashes are gone, two of them spaces: 15 bytes, not an id.
+    with pytest.raises(ValueError, match="not a UUID"):
+        fast_uuid("c6ff7190-bdf7-47a0-8a2b-e3136e7433  ")
+
+
+def test_money_the_wire_gives_wrong_is_refused_naming_the_wrong_part() -> None:
+    with pytest.raises(ValidationError) as info:
+        money_from(1000.5, "EUR")
+    assert [e["loc"] for e in info.value.errors()] == [("amount",)]
+    with pytest.raises(ValidationError) as info:
+        money_from(1000, 978)
+    assert [e["loc"] for e in info.value.errors()] == [("currency",)]

@@ -86,31 +86,12 @@ def check_text_value(value: str) -> None:
             raise Unwritable(f"text cannot be encoded as UTF-8: {exc.reason}") from None
 
 
-def _at(check: Callable[[], None], path: str) -> None:
-    try:
-        check()
-    except Unwritable as exc:
-        raise ParameterError(path, str(exc)) from None
-
-
-def check_aware(value: dt.datetime, path: str) -> None:
-    """Raise `ParameterError` for a datetime that cannot be sent: naive, or out of range."""
-    _at(lambda: check_time_value(value), path)
-
-
-def check_finite(value: float | decimal.Decimal, path: str) -> None:
-    """Raise `ParameterError` for an infinite or NaN number."""
-    _at(lambda: check_number_value(value), path)
-
-
-def check_int(value: int, path: str) -> None:
-    """Raise `ParameterError` for an integer outside the 64-bit range the API reads."""
-    _at(lambda: check_int_value(value), path)
-
-
 def check_text(value: str, path: str) -> None:
     """Raise `ParameterError` for text UTF-8 cannot carry (a lone surrogate)."""
-    _at(lambda: check_text_value(value), path)
+    try:
+        check_text_value(value)
+    except Unwritable as exc:
+        raise ParameterError(path, str(exc)) from None
 
 
 def check_value(value: object) -> None:
@@ -163,19 +144,19 @@ def js_number(value: float) -> str:
         return "0"
     sign, digit_tuple, exponent = decimal.Decimal(repr(value)).as_tuple()
     assert isinstance(exponent, int)
-    digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
+    digits = "".join(map(str, digit_tuple)).rstrip("0")  # not empty: the value is not 0
     # value = 0.<digits> * 10**n
     n = len(digit_tuple) + exponent
     k = len(digits)
-    if k <= n <= 21:
-        text = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        text = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        text = "0." + "0" * -n + digits
-    else:
+    if not -6 < n <= 21:
         mantissa = digits[0] + ("." + digits[1:] if k > 1 else "")
-        text = f"{mantissa}e{'+' if n - 1 >= 0 else '-'}{abs(n - 1)}"
+        text = f"{mantissa}e{n - 1:+d}"
+    elif k <= n:
+        text = digits + "0" * (n - k)
+    elif n > 0:
+        text = digits[:n] + "." + digits[n:]
+    else:
+        text = "0." + "0" * -n + digits
     return ("-" if sign else "") + text
 
 
@@ -339,7 +320,8 @@ _from_bytes = int.from_bytes
 
 
 def _unused(made: uuid.UUID, value: object) -> None:
-    raise AssertionError("no setter without the reach-in")
+    # The setters' stand-in where there are none, for the type checkers: never called.
+    raise AssertionError("no setter without the reach-in")  # pragma: no mutate
 
 
 def _uuid_reader(setters: UuidSetters | None) -> Callable[[str], uuid.UUID]:
