@@ -5,6 +5,7 @@ position older than the events kept takes a new snapshot."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 import os
 import random
 import signal
@@ -26,6 +27,7 @@ from flexclient.mirror._store import Store
 from flexclient.mirror.schema import LISTINGS, USERS
 from flexclient.models import OwnListing
 from flexclient.testing import FakeMarketplace
+from flexclient.testing._seed import png
 from tests.helpers import NO_WAIT
 from tests.integration.conftest import ROOM_PRICE, connect_stripe, midnight, paid_booking
 
@@ -522,3 +524,128 @@ def test_rows_made_in_one_millisecond_beyond_a_page_are_all_copied(tmp_path: Pat
     assert report.upserted["listings"] == 232
     titles = {r[1] for r in contents(tmp_path / "market.db")["listings"]}
     assert {"Before", "After", "Same 0", "Same 229"} <= titles and len(titles) == 232
+
+
+def _market(fake: FakeMarketplace, listings: int) -> IntegrationClient:
+    """A marketplace of one author's `listings`, made through the Integration API."""
+    integ = integration(fake)
+    author = fake.add_user("author@example.com", "pass-word-1")
+    for n in range(listings):
+        integ.listings.create({"title": f"Listing {n}", "authorId": author, "state": "published"})
+    return integ
+
+
+def test_a_snapshot_killed_mid_table_resumes_where_it_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "market.db"
+    with FakeMarketplace() as fake:
+        _market(fake, 130)
+        upsert = Store.upsert
+        writes = {"left": 1 + 100 + 5}  # the user, a page of listings, part of the next
+
+        def crashing(self: Store, table: Any, row: Any) -> bool:
+            writes["left"] -= 1
+            if writes["left"] < 0:
+                raise Crash
+            return upsert(self, table, row)
+
+        monkeypatch.setattr(Store, "upsert", crashing)
+        m = mirror(fake, db)
+        with pytest.raises(Crash):
+            m.sync()
+        m.store.db.close()
+        monkeypatch.setattr(Store, "upsert", upsert)
+        before = len(fake.requests)
+        with mirror(fake, db) as again:
+            report = again.sync()
+        # The first page of listings was committed: only the rest is read again, in one
+        # request.
+        assert report.upserted == {"listings": 30}
+        queried = [p for _, p in fake.requests[before:] if p.endswith("/listings/query")]
+        assert len(queried) == 1
+        assert contents(db) == fresh_snapshot(fake, tmp_path / "fresh.db")
+
+
+def test_progress_is_drawn_only_when_asked_or_on_a_terminal(tmp_path: Path) -> None:
+    with FakeMarketplace() as fake:
+        _market(fake, 3)
+        drawn, quiet = io.StringIO(), io.StringIO()
+        with mirror(fake, tmp_path / "a.db", progress=True, stream=drawn) as m:
+            m.sync()
+        with mirror(fake, tmp_path / "b.db", stream=quiet) as m:  # not a terminal
+            m.sync()
+    lines = drawn.getvalue().split("\n")
+    assert lines[0].startswith("\rsnapshot: users ") and lines[0].endswith(
+        "\rsnapshot: users 1 rows"
+    )
+    assert lines[1].endswith("\rsnapshot: listings 3 rows")
+    assert lines[2].endswith("\rsnapshot: transactions 0 rows") and lines[3] == ""
+    assert quiet.getvalue() == ""
+
+
+def test_a_mirror_tells_its_position_and_what_following_costs(tmp_path: Path) -> None:
+    with FakeMarketplace() as fake:
+        _market(fake, 2)
+        url = f"sqlite:///{tmp_path / 'market.db'}"
+        with Mirror(integration(fake), url, poll_interval=30, clock=lambda: fake.now) as m:
+            assert repr(m) == f"<Mirror {url} at position None>"
+            report = m.sync()
+            assert report.position is not None and report.position > 0
+            assert repr(m) == f"<Mirror {url} at position {report.position}>"
+            assert m.credits_per_day == 14_400  # a poll every 30 s, 5 credits each
+            assert m.status().poll_interval == 30
+
+
+class _CtrlC(threading.Event):
+    """A stop event whose wait is interrupted, as by Ctrl-C."""
+
+    def wait(self, timeout: float | None = None) -> bool:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_ends_following_but_interrupts_a_sync(tmp_path: Path) -> None:
+    with FakeMarketplace() as fake:
+        _market(fake, 2)
+        db = tmp_path / "market.db"
+        with mirror(fake, db) as m:
+            report = m.follow(_CtrlC())
+        # Caught up, then stopped while waiting: what was read is kept.
+        assert report.upserted["listings"] == 2 and report.position is not None
+        assert status(f"sqlite:///{db}").phase == "live"
+
+        def interrupted() -> dt.datetime:
+            raise KeyboardInterrupt
+
+        with (
+            Mirror(integration(fake), f"sqlite:///{tmp_path / 'other.db'}", clock=interrupted) as m,
+            pytest.raises(KeyboardInterrupt),
+        ):
+            m.sync()
+
+
+def test_no_events_kept_at_all_after_a_long_absence_takes_a_new_snapshot(tmp_path: Path) -> None:
+    with FakeMarketplace(event_retention=dt.timedelta(days=7)) as fake:
+        _market(fake, 2)
+        with mirror(fake, tmp_path / "market.db") as m:
+            m.sync()
+            fake.advance(dt.timedelta(days=8))  # every event gone, none since
+            report = m.sync()
+    assert report.snapshot == "position older than the events kept"
+
+
+def test_images_added_later_are_read_with_their_listing_or_user(tmp_path: Path) -> None:
+    with FakeMarketplace() as fake:
+        db = tmp_path / "market.db"
+        host = _user(fake, "host@example.com")
+        room = host.own_listings.create({"title": "Room"}).data.data
+        with mirror(fake, db) as m:
+            m.sync()
+            photo = host.images.upload({"image": png(2, 2, (1, 2, 3))}).data.data
+            host.own_listings.add_image({"id": room.id, "imageId": photo.id})
+            face = host.images.upload({"image": png(1, 1, (9, 9, 9))}).data.data
+            host.current_user.update_profile({"profileImageId": face.id})
+            report = m.sync()
+    assert report.upserted["images"] == 2
+    images = {r[0] for r in contents(db)["images"]}
+    assert images == {str(photo.id), str(face.id)}
