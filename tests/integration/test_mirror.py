@@ -118,13 +118,44 @@ def test_a_snapshot_holds_every_row_as_the_api_returns_it(
         shown_user = integ.users.show({"id": user.id, "include": ["profileImage"]}).data.data
         assert users[str(user.id)] == USERS.row(shown_user)
     transactions = {r["id"]: r for r in store.rows("transactions")}
-    for tx in integ.transactions.query({"include": ["booking", "reviews"]}).data.data:
+    children: dict[str, dict[Any, Any]] = {
+        name: {r["id"]: r for r in store.rows(name)} for name in CHILDREN
+    }
+    related = ["listing", "provider", "customer", "booking", "stockReservation", "reviews"]
+    seen: dict[str, int] = dict.fromkeys(CHILDREN, 0)
+    for tx in integ.transactions.query(
+        {"include": [*related, "reviews.author", "reviews.subject"]}
+    ).data.data:
         row = transactions[str(tx.id)]
         assert row["last_transition"] == tx.attributes.last_transition
+        assert (row["listing_id"], row["provider_id"], row["customer_id"]) == (
+            str(tx.listing.id),
+            str(tx.provider.id),
+            str(tx.customer.id),
+        )
+        # What a transaction brings along is kept with its transaction and listing.
+        for name, got in (
+            ("bookings", [tx.booking] if tx.booking else []),
+            ("stock_reservations", [tx.stock_reservation] if tx.stock_reservation else []),
+            ("reviews", tx.reviews),
+        ):
+            for child in got:
+                kept = children[name][str(child.id)]
+                assert kept["transaction_id"] == str(tx.id)
+                assert name == "bookings" or kept["listing_id"] == str(tx.listing.id)
+                seen[name] += 1
         assert row["booking_id"] == (str(tx.booking.id) if tx.booking else None)
         for review in tx.reviews:
-            assert store.has(next(t for t in m._tables if t.name == "reviews"), str(review.id))
+            kept = children["reviews"][str(review.id)]
+            assert (kept["author_id"], kept["subject_id"]) == (
+                str(review.author.id),
+                str(review.subject.id),
+            )
+    assert all(seen.values()), seen  # the demo has each
     store.close()
+
+
+CHILDREN = ("bookings", "stock_reservations", "reviews")
 
 
 def change_everything(fake: FakeMarketplace) -> dict[str, uuid.UUID]:
@@ -649,3 +680,17 @@ def test_images_added_later_are_read_with_their_listing_or_user(tmp_path: Path) 
     assert report.upserted["images"] == 2
     images = {r[0] for r in contents(db)["images"]}
     assert images == {str(photo.id), str(face.id)}
+
+
+def test_after_six_days_away_a_sync_checks_that_no_event_is_lost(tmp_path: Path) -> None:
+    with FakeMarketplace(event_retention=None) as fake:
+        _market(fake, 1)
+        with mirror(fake, tmp_path / "market.db") as m:
+            m.sync()
+            fake.advance(dt.timedelta(days=5, hours=23))
+            assert m.sync().requests == 1  # the events query
+            fake.advance(dt.timedelta(days=6))
+            # One more events query, for the oldest event kept: it is older than the
+            # position, so nothing was lost.
+            report = m.sync()
+    assert report.requests == 2 and report.snapshot is None
