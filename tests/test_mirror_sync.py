@@ -33,10 +33,8 @@ def test_a_report_says_why_it_took_a_snapshot_and_counts_with_separators() -> No
     ]
 
 
-def test_a_report_without_a_snapshot_says_it_caught_up() -> None:
-    assert str(SyncReport(requests=1, position=None)) == (
-        "caught up: 0 events, 1 requests, 0 credits, position None"
-    )
+def test_an_empty_report_says_it_caught_up_with_nothing() -> None:
+    assert str(SyncReport()) == "caught up: 0 events, 0 requests, 0 credits, position None"
 
 
 def test_a_report_has_changed_when_a_row_was_written_or_deleted() -> None:
