@@ -694,3 +694,16 @@ def test_after_six_days_away_a_sync_checks_that_no_event_is_lost(tmp_path: Path)
             # position, so nothing was lost.
             report = m.sync()
     assert report.requests == 2 and report.snapshot is None
+
+
+def test_a_mirror_that_lost_its_saved_times_takes_a_new_snapshot(tmp_path: Path) -> None:
+    with FakeMarketplace() as fake:
+        _market(fake, 1)
+        with mirror(fake, tmp_path / "market.db") as m:
+            m.sync()
+            # Nothing then tells how old the position is: it cannot be trusted.
+            with m.store.transaction():
+                for key in ("last_event_at", "caught_up_at", "mark"):
+                    m.store.set(key, None)
+            report = m.sync()
+    assert report.snapshot == "position older than the events kept"
