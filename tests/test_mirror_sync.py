@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from flexclient.mirror import MirrorStatus, SyncReport, status
+from flexclient import IntegrationClient, ParameterError
+from flexclient.mirror import Mirror, MirrorStatus, SyncReport, status
 from flexclient.mirror._store import Store
 
 NOW = dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC)
@@ -115,3 +116,15 @@ def test_status_reads_the_database_alone(tmp_path: Path) -> None:
     assert now.lag == dt.timedelta(minutes=30)
     assert (now.poll_interval, now.credits_per_day) == (22.5, 19_200)
     assert now.rows["listings"] == 0 and "events" in now.rows
+
+
+def test_polling_every_10_s_is_allowed_faster_only_when_asked(tmp_path: Path) -> None:
+    client = IntegrationClient("id", "secret")  # sends nothing here
+    url = f"sqlite:///{tmp_path / 'market.db'}"
+    with Mirror(client, url, poll_interval=10) as m:
+        assert m.credits_per_day == 43_200
+    with pytest.raises(ParameterError, match="poll_interval") as refused:
+        Mirror(client, url, poll_interval=9.5)
+    assert "allow_fast_polling=True" in str(refused.value)
+    with Mirror(client, url, poll_interval=9.5, allow_fast_polling=True) as m:
+        assert m.credits_per_day == 45_475
