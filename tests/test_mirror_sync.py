@@ -4,6 +4,7 @@ marketplace (tests/integration/test_mirror.py runs whole syncs against the fake)
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
 from decimal import Decimal
 from pathlib import Path
 
@@ -128,3 +129,14 @@ def test_polling_every_10_s_is_allowed_faster_only_when_asked(tmp_path: Path) ->
     assert "allow_fast_polling=True" in str(refused.value)
     with Mirror(client, url, poll_interval=9.5, allow_fast_polling=True) as m:
         assert m.credits_per_day == 45_475
+
+
+def test_a_mirror_closes_its_database_when_its_block_ends(tmp_path: Path) -> None:
+    with Mirror(IntegrationClient("id", "secret"), f"sqlite:///{tmp_path / 'm.db'}") as m:
+        m.store.db.execute("SELECT 1")
+    with pytest.raises(sqlite3.ProgrammingError):
+        m.store.db.execute("SELECT 1")
+    other = Mirror(IntegrationClient("id", "secret"), f"sqlite:///{tmp_path / 'o.db'}")
+    other.close()
+    with pytest.raises(sqlite3.ProgrammingError):
+        other.store.db.execute("SELECT 1")

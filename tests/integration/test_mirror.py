@@ -278,7 +278,7 @@ def test_a_second_sync_changes_nothing(demo: FakeMarketplace, tmp_path: Path) ->
         before = contents(db)
         again = m.sync()
     assert not again.changed and again.snapshot is None and again.events == 0
-    assert again.requests == 1  # one events query: nothing new
+    assert again.requests == 1 and again.credits == 5  # one events query: nothing new
     assert contents(db) == before
 
 
@@ -592,7 +592,7 @@ def test_a_snapshot_killed_mid_table_resumes_where_it_stopped(
             report = again.sync()
         # The first page of listings was committed: only the rest is read again, in one
         # request.
-        assert report.upserted == {"listings": 30}
+        assert report.upserted == {"listings": 30} and report.snapshot == "first sync"
         queried = [p for _, p in fake.requests[before:] if p.endswith("/listings/query")]
         assert len(queried) == 1
         assert contents(db) == fresh_snapshot(fake, tmp_path / "fresh.db")
