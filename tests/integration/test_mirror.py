@@ -689,6 +689,9 @@ def test_after_six_days_away_a_sync_checks_that_no_event_is_lost(tmp_path: Path)
             m.sync()
             fake.advance(dt.timedelta(days=5, hours=23))
             assert m.sync().requests == 1  # the events query
+            # Counted from when it last caught up, not from the last event (12 days ago).
+            fake.advance(dt.timedelta(days=5, hours=23))
+            assert m.sync().requests == 1
             fake.advance(dt.timedelta(days=6))
             # One more events query, for the oldest event kept: it is older than the
             # position, so nothing was lost.
