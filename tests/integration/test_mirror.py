@@ -593,8 +593,8 @@ def test_a_snapshot_killed_mid_table_resumes_where_it_stopped(
         # The first page of listings was committed: only the rest is read again, in one
         # request.
         assert report.upserted == {"listings": 30} and report.snapshot == "first sync"
-        queried = [p for _, p in fake.requests[before:] if p.endswith("/listings/query")]
-        assert len(queried) == 1
+        read = [p.rsplit("/", 2)[1] for _, p in fake.requests[before:] if p.endswith("s/query")]
+        assert [r for r in read if r != "events"] == ["listings", "transactions"]
         assert contents(db) == fresh_snapshot(fake, tmp_path / "fresh.db")
 
 
@@ -710,3 +710,33 @@ def test_a_mirror_that_lost_its_saved_times_takes_a_new_snapshot(tmp_path: Path)
                     m.store.set(key, None)
             report = m.sync()
     assert report.snapshot == "position older than the events kept"
+
+
+def test_a_snapshot_reads_each_listings_exceptions_and_stock_adjustments(tmp_path: Path) -> None:
+    db = tmp_path / "market.db"
+    with FakeMarketplace() as fake:
+        host, room, _guest = hosted_room(fake)
+        integration(fake).stock.compare_and_set(
+            {"listingId": room.id, "oldTotal": None, "newTotal": 3}
+        )
+        # One in each year the snapshot reads: the one before the sync and the one after.
+        for days in (-200, 200):
+            host.availability_exceptions.create(
+                {
+                    "listingId": room.id,
+                    "start": midnight(fake, days),
+                    "end": midnight(fake, days + 1),
+                    "seats": 0,
+                }
+            )
+        # Long enough ago that the snapshot's catch-up, from a little before the snapshot,
+        # does not replay their events: the snapshot must read them.
+        fake.advance(dt.timedelta(hours=1))
+        with mirror(fake, db, availability_exceptions=True, stock_adjustments=True) as m:
+            report = m.sync()
+    assert report.snapshot == "first sync"
+    assert report.upserted["availability_exceptions"] == 2
+    assert report.upserted["stock_adjustments"] == 1
+    rows = contents(db)
+    assert [r[-1] for r in rows["availability_exceptions"]] == [str(room.id)] * 2
+    assert [(r[2], r[-2]) for r in rows["stock_adjustments"]] == [(3, str(room.id))]
