@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+from dataclasses import FrozenInstanceError
 from decimal import Decimal
 from pathlib import Path
 
@@ -117,6 +118,8 @@ def test_status_reads_the_database_alone(tmp_path: Path) -> None:
     assert now.lag == dt.timedelta(minutes=30)
     assert (now.poll_interval, now.credits_per_day) == (22.5, 19_200)
     assert now.rows["listings"] == 0 and "events" in now.rows
+    with pytest.raises(FrozenInstanceError):  # a reading, not a handle on the mirror
+        now.position = 8  # type: ignore[misc]
 
 
 def test_polling_every_10_s_is_allowed_faster_only_when_asked(tmp_path: Path) -> None:
