@@ -638,7 +638,7 @@ class Mirror:
             self._stream.write("\n")
 
 
-def _count(counts: dict[str, int], table: str, n: int = 1) -> None:
+def _count(counts: dict[str, int], table: str, n: int) -> None:
     if n:
         counts[table] = counts.get(table, 0) + n
 
