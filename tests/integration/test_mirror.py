@@ -748,3 +748,33 @@ def test_a_snapshot_reads_each_listings_exceptions_and_stock_adjustments(tmp_pat
     rows = contents(db)
     assert [r[-1] for r in rows["availability_exceptions"]] == [str(room.id)] * 2
     assert [(r[2], r[-2]) for r in rows["stock_adjustments"]] == [(3, str(room.id))]
+
+
+class _StopAfter(threading.Event):
+    """A stop event set after `polls` waits, counting them."""
+
+    def __init__(self, polls: int) -> None:
+        super().__init__()
+        self.polls, self.waits = polls, 0
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waits += 1
+        return self.waits > self.polls
+
+
+def test_follow_polls_until_stopped_and_applies_every_page_of_events(tmp_path: Path) -> None:
+    with FakeMarketplace() as fake:
+        integ = _market(fake, 3)
+        listings = integ.listings.query({}).data.data
+        db = tmp_path / "market.db"
+        with mirror(fake, db) as m:
+            m.sync()
+            # More than a page of events (100) to catch up on.
+            for n in range(55):
+                for listing in listings:
+                    integ.listings.update({"id": listing.id, "title": f"Round {n}"})
+            stop = _StopAfter(2)
+            report = m.follow(stop)
+    assert stop.waits == 3  # caught up, then two polls with nothing new
+    assert report.events == 165
+    assert {r[1] for r in contents(db)["listings"]} == {"Round 54"}
