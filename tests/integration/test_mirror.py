@@ -517,6 +517,9 @@ def test_status_tells_position_lag_rows_and_credits_a_day(
     assert "stock_adjustments" in now.rows and "messages" not in now.rows
     assert now.credits_per_day == 7_200  # a poll a minute, 5 credits each
     assert now.lag is not None and now.lag < dt.timedelta(minutes=1)
+    # The last event applied (the listing's update) came before the sync that applied it.
+    assert now.last_event_at is not None and now.last_synced_at is not None
+    assert now.last_event_at <= now.last_synced_at
     assert f"position {report.position}" in str(now)
 
 
