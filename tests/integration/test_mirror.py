@@ -616,7 +616,8 @@ def test_progress_is_drawn_only_when_asked_or_on_a_terminal(tmp_path: Path) -> N
     assert lines[0].startswith("\rsnapshot: users ") and lines[0].endswith(
         "\rsnapshot: users 1 rows"
     )
-    assert lines[1].endswith("\rsnapshot: listings 3 rows")
+    # Drawn after each page, and once more as the table ends.
+    assert lines[1] == "\rsnapshot: listings 3 rows" * 2
     assert lines[2].endswith("\rsnapshot: transactions 0 rows") and lines[3] == ""
     assert quiet.getvalue() == ""
 
