@@ -49,7 +49,7 @@ class Charge:
     answered. `transfer_bytes` is the data transfer the request carries (an image upload's
     image)."""
 
-    def __init__(self, meter: UsageMeter, budget: Decimal | None, transfer_bytes: int = 0) -> None:
+    def __init__(self, meter: UsageMeter, budget: Decimal | None, transfer_bytes: int) -> None:
         self.meter = meter
         self.budget = budget
         self.transfer_bytes = transfer_bytes

@@ -29,7 +29,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import flexclient.credits
-from flexclient._errors import CreditBudgetExceededError, MissingExtraError
+from flexclient._errors import CreditBudgetExceededError, MissingExtraError, ParameterError
 from flexclient.credits import (
     BYTES_PER_GB,
     CREDITS,
@@ -42,6 +42,7 @@ from flexclient.credits import (
     UsageMeter,
     UsageType,
     bills_transfer,
+    check_credit_budget,
     cost,
     cost_table,
     credits_for,
@@ -96,6 +97,34 @@ def test_every_usage_types_credits_a_request() -> None:
     }
     assert set(get_args(UsageType)) == set(CREDITS)
     assert all(isinstance(v, Decimal) for v in CREDITS.values())
+
+
+def test_import_star_gives_the_public_names() -> None:
+    namespace: dict[str, object] = {}
+    exec("from flexclient.credits import *", namespace)
+    assert set(namespace) - {"__builtins__"} == {
+        "BYTES_PER_GB",
+        "CREDITS",
+        "INCLUDED_CREDITS",
+        "TIERS",
+        "TRANSFER_PATHS",
+        "TRANSFER_PER_GB",
+        "USAGE_TYPES",
+        "EndpointUsage",
+        "Tier",
+        "UsageMeter",
+        "UsageSnapshot",
+        "UsageType",
+        "bills_transfer",
+        "check_credit_budget",
+        "cost",
+        "cost_table",
+        "credits_for",
+        "is_billed",
+        "price",
+        "transfer_cost",
+        "usage_type",
+    }
 
 
 def test_the_transfer_rates_a_gb_and_the_gb() -> None:
@@ -204,6 +233,8 @@ def test_transfer_costs_exactly() -> None:
     assert cost(IMAGE, 200, transfer_bytes=74) == Decimal("30.01702")
     assert cost(DOWNLOAD, 200, transfer_bytes=1) == Decimal("5.000025")
     assert cost(UPLOAD, 200, transfer_bytes=10**30) == Decimal(255) * 10**24 + 70
+    # No bytes given, none billed: the request alone.
+    assert (cost(UPLOAD, 200), cost(IMAGE, 201)) == (Decimal(70), Decimal(30))
     assert str(cost(UPLOAD, 200, transfer_bytes=BYTES_PER_GB)) == "255070"
 
 
@@ -298,6 +329,8 @@ def test_a_snapshot_never_changes_and_compares_by_what_was_recorded() -> None:
         before.by_endpoint[QUERY] = EndpointUsage()  # type: ignore[index]
     with pytest.raises(FrozenInstanceError):
         before.total.credits = Decimal(0)  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        before.total = EndpointUsage()  # type: ignore[misc]
     # A status billed or not is part of what was recorded, even at the same credits.
     three = UsageMeter()
     three.record(QUERY, 503)
@@ -369,6 +402,19 @@ def test_the_meter_is_the_sum_of_the_costs_in_any_order(
     assert one.snapshot() == two.snapshot()
 
 
+def test_a_budget_is_a_number_of_credits_zero_or_more() -> None:
+    assert check_credit_budget(0) == 0
+    assert check_credit_budget(Decimal("0.5")) == Decimal("0.5")
+    assert check_credit_budget(2.5) == Decimal("2.5")
+    for bad in (-1, Decimal("-0.5"), float("inf"), Decimal("NaN"), "5", True):
+        with pytest.raises(ParameterError) as raised:
+            check_credit_budget(bad)
+        assert raised.value.param == "credit_budget"
+    with pytest.raises(ParameterError) as named:
+        check_credit_budget(-1, "credits")
+    assert named.value.param == "credits"
+
+
 def test_budgets() -> None:
     meter = UsageMeter()
     meter.record(QUERY, 200)
@@ -404,6 +450,7 @@ def test_html_table_for_notebooks_escapes_paths() -> None:
     assert "<th>path</th><th>requests</th><th>credits</th>" in html
     assert f"<td>{QUERY}</td><td>1</td><td>5</td>" in html
     assert "&lt;b&gt;&amp;x" in html and "<b>" not in html
+    assert meter.snapshot()._repr_html_() == html
 
 
 def test_to_pandas_one_row_a_path() -> None:
@@ -496,6 +543,8 @@ def test_price_rounds_the_exact_sum_half_up_to_cents() -> None:
 
 def test_price_with_another_allowance() -> None:
     assert price(3_000_000, included=0) == Decimal("210.00")  # the first tier's rate below 1M
+    # From the very first credit: 71,500 at $0.07 a 1,000 is $5.005, rounded half up.
+    assert price(71_500, included=0) == Decimal("5.01")
     assert price(3_000_000, included=2_000_000) == Decimal("70.00")
     assert price(3_000_000, included=5_000_000) == 0
     assert INCLUDED_CREDITS == 1_000_000
@@ -513,6 +562,8 @@ def test_the_tiers_are_contiguous_and_cheaper_as_they_go() -> None:
     assert TIERS[0].start == INCLUDED_CREDITS and TIERS[-1].end is None
     for before, after in pairwise(TIERS):
         assert before.end == after.start and before.per_thousand > after.per_thousand
+    with pytest.raises(FrozenInstanceError):
+        TIERS[0].per_thousand = Decimal(0)  # type: ignore[misc]
     assert [(t.start, t.per_thousand) for t in TIERS] == [(s, r) for s, _, r in BY_HAND]
 
 

@@ -167,6 +167,17 @@ def test_a_call_budget_counts_the_calls_own_requests(mock: requests_mock.Mocker)
         sdk.listings.query(credit_budget=5)
 
 
+def test_a_call_budget_ends_with_its_call(mock: requests_mock.Mocker) -> None:
+    sdk = MarketplaceClient("id", base_url=MP, retry_policy=NO_WAIT)
+    sdk.token_store.set(Token(access_token="t", scope="public-read"))
+    mock.get(QUERY, **OK)
+    sdk.listings.query(credit_budget=5)  # spends all of its budget
+    # The calls after it have no budget of their own: the spent one does not hold them.
+    sdk.listings.query()
+    sdk.listings.query()
+    assert sdk.usage.credits == 15
+
+
 @pytest.mark.parametrize("bad", [-1, "10", float("nan"), True, None])
 def test_a_bad_budget_names_itself(bad: object) -> None:
     if bad is None:

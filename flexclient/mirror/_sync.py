@@ -52,7 +52,6 @@ _MARK_MARGIN = dt.timedelta(minutes=10)
 # Availability exceptions and stock adjustments are queried by a listing and a time range of
 # at most 366 days: the mirror reads the year before and the year after the sync.
 _CHILD_YEAR = dt.timedelta(days=365)
-_DAY = dt.timedelta(days=1)
 
 _TRANSACTION_INCLUDES = [
     "listing",
@@ -639,7 +638,7 @@ class Mirror:
             self._stream.write("\n")
 
 
-def _count(counts: dict[str, int], table: str, n: int = 1) -> None:
+def _count(counts: dict[str, int], table: str, n: int) -> None:
     if n:
         counts[table] = counts.get(table, 0) + n
 

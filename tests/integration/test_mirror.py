@@ -5,6 +5,7 @@ position older than the events kept takes a new snapshot."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 import os
 import random
 import signal
@@ -26,6 +27,7 @@ from flexclient.mirror._store import Store
 from flexclient.mirror.schema import LISTINGS, USERS
 from flexclient.models import OwnListing
 from flexclient.testing import FakeMarketplace
+from flexclient.testing._seed import png
 from tests.helpers import NO_WAIT
 from tests.integration.conftest import ROOM_PRICE, connect_stripe, midnight, paid_booking
 
@@ -116,13 +118,44 @@ def test_a_snapshot_holds_every_row_as_the_api_returns_it(
         shown_user = integ.users.show({"id": user.id, "include": ["profileImage"]}).data.data
         assert users[str(user.id)] == USERS.row(shown_user)
     transactions = {r["id"]: r for r in store.rows("transactions")}
-    for tx in integ.transactions.query({"include": ["booking", "reviews"]}).data.data:
+    children: dict[str, dict[Any, Any]] = {
+        name: {r["id"]: r for r in store.rows(name)} for name in CHILDREN
+    }
+    related = ["listing", "provider", "customer", "booking", "stockReservation", "reviews"]
+    seen: dict[str, int] = dict.fromkeys(CHILDREN, 0)
+    for tx in integ.transactions.query(
+        {"include": [*related, "reviews.author", "reviews.subject"]}
+    ).data.data:
         row = transactions[str(tx.id)]
         assert row["last_transition"] == tx.attributes.last_transition
+        assert (row["listing_id"], row["provider_id"], row["customer_id"]) == (
+            str(tx.listing.id),
+            str(tx.provider.id),
+            str(tx.customer.id),
+        )
+        # What a transaction brings along is kept with its transaction and listing.
+        for name, got in (
+            ("bookings", [tx.booking] if tx.booking else []),
+            ("stock_reservations", [tx.stock_reservation] if tx.stock_reservation else []),
+            ("reviews", tx.reviews),
+        ):
+            for child in got:
+                kept = children[name][str(child.id)]
+                assert kept["transaction_id"] == str(tx.id)
+                assert name == "bookings" or kept["listing_id"] == str(tx.listing.id)
+                seen[name] += 1
         assert row["booking_id"] == (str(tx.booking.id) if tx.booking else None)
         for review in tx.reviews:
-            assert store.has(next(t for t in m._tables if t.name == "reviews"), str(review.id))
+            kept = children["reviews"][str(review.id)]
+            assert (kept["author_id"], kept["subject_id"]) == (
+                str(review.author.id),
+                str(review.subject.id),
+            )
+    assert all(seen.values()), seen  # the demo has each
     store.close()
+
+
+CHILDREN = ("bookings", "stock_reservations", "reviews")
 
 
 def change_everything(fake: FakeMarketplace) -> dict[str, uuid.UUID]:
@@ -245,7 +278,7 @@ def test_a_second_sync_changes_nothing(demo: FakeMarketplace, tmp_path: Path) ->
         before = contents(db)
         again = m.sync()
     assert not again.changed and again.snapshot is None and again.events == 0
-    assert again.requests == 1  # one events query: nothing new
+    assert again.requests == 1 and again.credits == 5  # one events query: nothing new
     assert contents(db) == before
 
 
@@ -484,6 +517,9 @@ def test_status_tells_position_lag_rows_and_credits_a_day(
     assert "stock_adjustments" in now.rows and "messages" not in now.rows
     assert now.credits_per_day == 7_200  # a poll a minute, 5 credits each
     assert now.lag is not None and now.lag < dt.timedelta(minutes=1)
+    # The last event applied (the listing's update) came before the sync that applied it.
+    assert now.last_event_at is not None and now.last_synced_at is not None
+    assert now.last_event_at <= now.last_synced_at
     assert f"position {report.position}" in str(now)
 
 
@@ -515,10 +551,234 @@ def test_rows_made_in_one_millisecond_beyond_a_page_are_all_copied(tmp_path: Pat
         with fake.state.at(fake.now):
             for n in range(230):
                 integ.listings.create({"title": f"Same {n}", "authorId": author})
-        fake.advance(1)
+        fake.advance(dt.timedelta(milliseconds=1))  # the very next millisecond
         integ.listings.create({"title": "After", "authorId": author, "state": "published"})
+        # Made long enough ago that the catch-up does not replay their events: the snapshot
+        # alone must read them.
+        fake.advance(dt.timedelta(hours=1))
         with mirror(fake, tmp_path / "market.db") as m:
             report = m.sync()
     assert report.upserted["listings"] == 232
     titles = {r[1] for r in contents(tmp_path / "market.db")["listings"]}
     assert {"Before", "After", "Same 0", "Same 229"} <= titles and len(titles) == 232
+
+
+def _market(fake: FakeMarketplace, listings: int) -> IntegrationClient:
+    """A marketplace of one author's `listings`, made through the Integration API."""
+    integ = integration(fake)
+    author = fake.add_user("author@example.com", "pass-word-1")
+    for n in range(listings):
+        integ.listings.create({"title": f"Listing {n}", "authorId": author, "state": "published"})
+    return integ
+
+
+def test_a_snapshot_killed_mid_table_resumes_where_it_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "market.db"
+    with FakeMarketplace() as fake:
+        _market(fake, 130)
+        upsert = Store.upsert
+        writes = {"left": 1 + 100 + 5}  # the user, a page of listings, part of the next
+
+        def crashing(self: Store, table: Any, row: Any) -> bool:
+            writes["left"] -= 1
+            if writes["left"] < 0:
+                raise Crash
+            return upsert(self, table, row)
+
+        monkeypatch.setattr(Store, "upsert", crashing)
+        m = mirror(fake, db)
+        with pytest.raises(Crash):
+            m.sync()
+        m.store.db.close()
+        monkeypatch.setattr(Store, "upsert", upsert)
+        before = len(fake.requests)
+        with mirror(fake, db) as again:
+            report = again.sync()
+        # The first page of listings was committed: only the rest is read again, in one
+        # request.
+        assert report.upserted == {"listings": 30} and report.snapshot == "first sync"
+        read = [p.rsplit("/", 2)[1] for _, p in fake.requests[before:] if p.endswith("s/query")]
+        assert [r for r in read if r != "events"] == ["listings", "transactions"]
+        assert contents(db) == fresh_snapshot(fake, tmp_path / "fresh.db")
+
+
+def test_progress_is_drawn_only_when_asked_or_on_a_terminal(tmp_path: Path) -> None:
+    with FakeMarketplace() as fake:
+        _market(fake, 3)
+        drawn, quiet = io.StringIO(), io.StringIO()
+        with mirror(fake, tmp_path / "a.db", progress=True, stream=drawn) as m:
+            m.sync()
+        with mirror(fake, tmp_path / "b.db", stream=quiet) as m:  # not a terminal
+            m.sync()
+    lines = drawn.getvalue().split("\n")
+    assert lines[0].startswith("\rsnapshot: users ") and lines[0].endswith(
+        "\rsnapshot: users 1 rows"
+    )
+    # Drawn after each page, and once more as the table ends.
+    assert lines[1] == "\rsnapshot: listings 3 rows" * 2
+    assert lines[2].endswith("\rsnapshot: transactions 0 rows") and lines[3] == ""
+    assert quiet.getvalue() == ""
+
+
+def test_a_mirror_tells_its_position_and_what_following_costs(tmp_path: Path) -> None:
+    with FakeMarketplace() as fake:
+        _market(fake, 2)
+        url = f"sqlite:///{tmp_path / 'market.db'}"
+        with Mirror(integration(fake), url, poll_interval=30, clock=lambda: fake.now) as m:
+            assert repr(m) == f"<Mirror {url} at position None>"
+            report = m.sync()
+            assert report.position is not None and report.position > 0
+            assert repr(m) == f"<Mirror {url} at position {report.position}>"
+            assert m.credits_per_day == 14_400  # a poll every 30 s, 5 credits each
+            assert m.status().poll_interval == 30
+
+
+class _CtrlC(threading.Event):
+    """A stop event whose wait is interrupted, as by Ctrl-C."""
+
+    def wait(self, timeout: float | None = None) -> bool:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_ends_following_but_interrupts_a_sync(tmp_path: Path) -> None:
+    with FakeMarketplace() as fake:
+        _market(fake, 2)
+        db = tmp_path / "market.db"
+        with mirror(fake, db) as m:
+            report = m.follow(_CtrlC())
+        # Caught up, then stopped while waiting: what was read is kept.
+        assert report.upserted["listings"] == 2 and report.position is not None
+        assert status(f"sqlite:///{db}").phase == "live"
+
+        def interrupted() -> dt.datetime:
+            raise KeyboardInterrupt
+
+        with (
+            Mirror(integration(fake), f"sqlite:///{tmp_path / 'other.db'}", clock=interrupted) as m,
+            pytest.raises(KeyboardInterrupt),
+        ):
+            m.sync()
+
+
+def test_no_events_kept_at_all_after_a_long_absence_takes_a_new_snapshot(tmp_path: Path) -> None:
+    with FakeMarketplace(event_retention=dt.timedelta(days=7)) as fake:
+        _market(fake, 2)
+        with mirror(fake, tmp_path / "market.db") as m:
+            m.sync()
+            fake.advance(dt.timedelta(days=8))  # every event gone, none since
+            report = m.sync()
+    assert report.snapshot == "position older than the events kept"
+
+
+def test_images_added_later_are_read_with_their_listing_or_user(tmp_path: Path) -> None:
+    with FakeMarketplace() as fake:
+        db = tmp_path / "market.db"
+        host = _user(fake, "host@example.com")
+        room = host.own_listings.create({"title": "Room"}).data.data
+        with mirror(fake, db) as m:
+            m.sync()
+            photo = host.images.upload({"image": png(2, 2, (1, 2, 3))}).data.data
+            host.own_listings.add_image({"id": room.id, "imageId": photo.id})
+            face = host.images.upload({"image": png(1, 1, (9, 9, 9))}).data.data
+            host.current_user.update_profile({"profileImageId": face.id})
+            report = m.sync()
+            images = {r[0] for r in contents(db)["images"]}
+            # An image no listing or user refers to any more is deleted.
+            host.own_listings.update({"id": room.id, "images": []})
+            later = m.sync()
+    assert report.upserted["images"] == 2
+    assert images == {str(photo.id), str(face.id)}
+    assert later.deleted == {"images": 1}
+    assert {r[0] for r in contents(db)["images"]} == {str(face.id)}
+
+
+def test_after_six_days_away_a_sync_checks_that_no_event_is_lost(tmp_path: Path) -> None:
+    with FakeMarketplace(event_retention=None) as fake:
+        _market(fake, 1)
+        with mirror(fake, tmp_path / "market.db") as m:
+            m.sync()
+            fake.advance(dt.timedelta(days=5, hours=23))
+            assert m.sync().requests == 1  # the events query
+            # Counted from when it last caught up, not from the last event (12 days ago).
+            fake.advance(dt.timedelta(days=5, hours=23))
+            assert m.sync().requests == 1
+            fake.advance(dt.timedelta(days=6))
+            # One more events query, for the oldest event kept: it is older than the
+            # position, so nothing was lost.
+            report = m.sync()
+    assert report.requests == 2 and report.snapshot is None
+
+
+def test_a_mirror_that_lost_its_saved_times_takes_a_new_snapshot(tmp_path: Path) -> None:
+    with FakeMarketplace() as fake:
+        _market(fake, 1)
+        with mirror(fake, tmp_path / "market.db") as m:
+            m.sync()
+            # Nothing then tells how old the position is: it cannot be trusted.
+            with m.store.transaction():
+                for key in ("last_event_at", "caught_up_at", "mark"):
+                    m.store.set(key, None)
+            report = m.sync()
+    assert report.snapshot == "position older than the events kept"
+
+
+def test_a_snapshot_reads_each_listings_exceptions_and_stock_adjustments(tmp_path: Path) -> None:
+    db = tmp_path / "market.db"
+    with FakeMarketplace() as fake:
+        host, room, _guest = hosted_room(fake)
+        integration(fake).stock.compare_and_set(
+            {"listingId": room.id, "oldTotal": None, "newTotal": 3}
+        )
+        # One in each year the snapshot reads: the one before the sync and the one after.
+        for days in (-200, 200):
+            host.availability_exceptions.create(
+                {
+                    "listingId": room.id,
+                    "start": midnight(fake, days),
+                    "end": midnight(fake, days + 1),
+                    "seats": 0,
+                }
+            )
+        # Long enough ago that the snapshot's catch-up, from a little before the snapshot,
+        # does not replay their events: the snapshot must read them.
+        fake.advance(dt.timedelta(hours=1))
+        with mirror(fake, db, availability_exceptions=True, stock_adjustments=True) as m:
+            report = m.sync()
+    assert report.snapshot == "first sync"
+    assert report.upserted["availability_exceptions"] == 2
+    assert report.upserted["stock_adjustments"] == 1
+    rows = contents(db)
+    assert [r[-1] for r in rows["availability_exceptions"]] == [str(room.id)] * 2
+    assert [(r[2], r[-2]) for r in rows["stock_adjustments"]] == [(3, str(room.id))]
+
+
+class _StopAfter(threading.Event):
+    """A stop event set after `polls` waits, counting them."""
+
+    def __init__(self, polls: int) -> None:
+        super().__init__()
+        self.polls, self.waits = polls, 0
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waits += 1
+        return self.waits > self.polls
+
+
+def test_follow_polls_until_stopped_and_applies_every_page_of_events(tmp_path: Path) -> None:
+    with FakeMarketplace() as fake:
+        integ = _market(fake, 3)
+        listings = integ.listings.query({}).data.data
+        db = tmp_path / "market.db"
+        with mirror(fake, db) as m:
+            m.sync()
+            # More than a page of events (100) to catch up on.
+            for n in range(55):
+                for listing in listings:
+                    integ.listings.update({"id": listing.id, "title": f"Round {n}"})
+            stop = _StopAfter(2)
+            report = m.follow(stop)
+    assert stop.waits == 3  # caught up, then two polls with nothing new
+    assert report.events == 165
+    assert {r[1] for r in contents(db)["listings"]} == {"Round 54"}
