@@ -149,6 +149,20 @@ def test_a_body_that_is_not_an_envelope_says_where_the_same_way(body: bytes, wor
     assert str(straight.value) == str(decoded.value)
 
 
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        (b'{"meta": {}}', "the body is not an API envelope (no `data`)"),
+        (b'{"data": [], "included": "x"}', "`included` is not a list"),
+    ],
+)
+def test_a_body_with_no_data_or_a_bad_included_says_only_that(body: bytes, message: str) -> None:
+    # Nothing of pydantic's wording: the whole message is ours.
+    with pytest.raises(EnvelopeError) as straight:
+        read_envelope(JSON, body)
+    assert str(straight.value) == message
+
+
 def test_a_model_defined_later_is_used_for_its_type_once_registered() -> None:
     body = JSON.encode({"data": {"id": LISTING, "type": "flexclientTestGadget"}})
     assert type(read_envelope(JSON, body).data) is Resource  # before: no model for the type
