@@ -18,7 +18,7 @@ from pydantic import Field
 
 from flexclient._support.json_reading import gc_paused
 from flexclient._wire.formats import JSON, TRANSIT, WireFormat
-from flexclient.models import Attributes, Listing, Resource, User
+from flexclient.models import Attributes, Listing, Resource, User, _envelope
 from flexclient.models._decoding import pause_collector_while_decoding, read_envelope
 from flexclient.models._envelope import Envelope, EnvelopeError, build_envelope
 from flexclient.models._resource import registered
@@ -328,3 +328,21 @@ def test_every_bad_member_of_meta_is_named() -> None:
         build_envelope({"data": [], "meta": {"totalItems": "many", "page": "first"}})
     assert str(caught.value).startswith("`meta` is not valid: meta.totalItems: ")
     assert "; meta.page: " in str(caught.value)
+
+
+def test_a_body_read_before_any_model_is_known_is_typed_all_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # As in a new process, before the first resource has imported its model's module: the
+    # body's validator has no model to choose by type, and each resource is read on its own.
+    monkeypatch.setattr(_envelope, "registered_models", tuple)
+    body = {
+        "data": [{"id": LISTING, "type": "listing", "attributes": {"title": "Bike"}}, 7],
+        "included": [{"id": sample.USER, "type": "user"}],
+    }
+    read = build_envelope(body)
+    listing = read.data[0]
+    assert type(listing) is Listing and listing.attributes.title == "Bike"
+    assert read.data[1] == 7 and [type(r) for r in read.included] == [User]
+    single = build_envelope({"data": {"id": LISTING, "type": "listing"}})
+    assert type(single.data) is Listing
