@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import contextlib
 import email.utils
+import gzip
 import logging
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from unittest.mock import patch
 
 import pytest
 import requests
 import requests_mock
+import urllib3
 from hypothesis import given
 from hypothesis import strategies as st
 from requests.adapters import HTTPAdapter
+from urllib3.exceptions import ProtocolError
+from urllib3.exceptions import SSLError as Urllib3SSLError
 
 from flexclient import (
     ApiError,
@@ -35,6 +39,7 @@ from flexclient import (
     TransportError,
     UnexpectedResponseError,
 )
+from flexclient._http.transport import _read_at_once  # pyright: ignore[reportPrivateUsage]
 from flexclient.testing import FakeMarketplace
 from tests.helpers import CREATE, CREATED, MP, OK, QUERY, Scripted
 
@@ -250,6 +255,7 @@ def chunked(body: bytes, size: int = 4096) -> bytes:
 HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
 LISTING = b'{"id": "c6ff7190-bdf7-47a0-8a2b-e3136e74334f", "type": "listing", "attributes": {}}'
 PAGE = b'{"data": [' + b",".join([LISTING] * 500) + b"]}"
+GZIPPED = gzip.compress(PAGE)
 
 
 @pytest.mark.parametrize(
@@ -258,8 +264,9 @@ PAGE = b'{"data": [' + b",".join([LISTING] * 500) + b"]}"
         HEAD + b"Content-Length: %d\r\n\r\n" % len(PAGE) + PAGE,
         HEAD + b"Transfer-Encoding: chunked\r\n\r\n" + chunked(PAGE),
         HEAD + b"Connection: close\r\n\r\n" + PAGE,  # its end is the connection's
+        HEAD + b"Content-Encoding: gzip\r\nContent-Length: %d\r\n\r\n" % len(GZIPPED) + GZIPPED,
     ],
-    ids=["length", "chunked", "until-closed"],
+    ids=["length", "chunked", "until-closed", "gzip"],
 )
 def test_a_body_within_the_limit_is_read_whole_however_it_is_sent(
     raw_server: tuple[str, list[bytes], list[int]], answer: bytes
@@ -289,6 +296,32 @@ def test_a_body_one_byte_over_the_limit_is_refused_however_it_is_sent(
     with pytest.raises(ResponseTooLargeError) as info:
         raw_client(url, max_response_bytes=len(PAGE) - 1).listings.query()
     assert info.value.status == 200 and info.value.body.startswith('{"data": [{"id": "c6ff')
+
+
+def test_an_empty_answer_is_an_unexpected_response_not_a_crash(
+    raw_server: tuple[str, list[bytes], list[int]],
+) -> None:
+    url, script, _ = raw_server
+    script.append(HEAD + b"Content-Length: 0\r\n\r\n")
+    with pytest.raises(UnexpectedResponseError) as info:
+        raw_client(url).listings.query()
+    assert info.value.status == 200 and info.value.body == ""
+
+
+def test_an_error_body_sent_in_small_chunks_is_kept_to_exactly_its_bound(
+    raw_server: tuple[str, list[bytes], list[int]],
+) -> None:
+    # Chunks that do not end at the bound: the part of the one crossing it is kept too.
+    url, script, _ = raw_server
+    body = bytes(range(256)) * 400  # 100 KiB, each byte telling its place
+    script.append(
+        b"HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n" + chunked(body, 1000)
+    )
+    with pytest.raises(ServerError) as info:
+        raw_client(url, max_retries=0).listings.query()
+    kept = body[: 64 * 1024].decode("utf-8", errors="replace")
+    assert info.value.body_truncated and info.value.body == kept
 
 
 def test_per_call_timeouts(
@@ -480,3 +513,22 @@ def test_a_wait_outside_any_call_waits_for_the_semaphore() -> None:
     with held(slots, "a slot"):
         pass  # no deadline: a Semaphore given timeout=-1 would not wait at all, and fail
     assert slots.acquire(blocking=False)
+
+
+@pytest.mark.parametrize(
+    ("failure", "raised"),
+    [
+        (ProtocolError("reset"), requests.exceptions.ChunkedEncodingError),
+        (Urllib3SSLError("bad record mac"), requests.exceptions.SSLError),
+    ],
+)
+def test_a_body_read_failing_midway_is_raised_as_requests_raises_it(
+    failure: Exception, raised: type[Exception]
+) -> None:
+    # What the transport turns into a TransportError, as for a body read by requests.
+    class Failing:
+        def read(self, amt: int, decode_content: bool) -> bytes:
+            raise failure
+
+    with pytest.raises(raised):
+        _read_at_once(cast(urllib3.HTTPResponse, Failing()), 10)

@@ -30,7 +30,12 @@ from flexclient import (
     Token,
     TransportError,
 )
-from flexclient._http.transport import check_timeout, default_deadline, parse_retry_after
+from flexclient._http.transport import (
+    Transport,
+    check_timeout,
+    default_deadline,
+    parse_retry_after,
+)
 from tests.helpers import CREATE, CREATED, MP, OK, QUERY
 
 RESET = requests.exceptions.ConnectionError("connection reset by peer")
@@ -333,3 +338,22 @@ def test_the_debug_log_says_when_the_budget_leaves_no_retry(
     said = [r.getMessage() for r in caplog.records if r.name == "flexclient"]
     assert "GET /v1/api/listings/query: 503, retry 1 in 2.00s" in said
     assert "GET /v1/api/listings/query: 503, no retry within 3s" in said
+
+
+def test_cookies_are_cut_from_connection_errors_and_other_headers_kept(
+    mock: requests_mock.Mocker,
+) -> None:
+    # A web app's calls carry the session cookie, a secret as the bearer token is.
+    leaky = requests.exceptions.ConnectionError("refused Cookie: st=s3cret, X-Request-Id: req-42")
+    mock.get(QUERY, exc=leaky)
+    transport = Transport.for_api(client(RetryPolicy(max_retries=0)).options)
+    with pytest.raises(TransportError) as info:
+        transport.send(
+            "GET",
+            "/v1/api/listings/query",
+            headers={"Cookie": "st=s3cret", "X-Request-Id": "req-42"},
+        )
+    assert str(info.value) == (
+        "GET /v1/api/listings/query: ConnectionError: refused Cookie: [redacted],"
+        " X-Request-Id: req-42"
+    )
