@@ -532,3 +532,27 @@ def test_a_body_read_failing_midway_is_raised_as_requests_raises_it(
 
     with pytest.raises(raised):
         _read_at_once(cast(urllib3.HTTPResponse, Failing()), 10)
+
+
+def test_closing_a_client_closes_the_connections_of_its_own_session_only(
+    fake_marketplace: FakeMarketplace,
+) -> None:
+    yours = requests.Session()
+    given_one = MarketplaceClient(
+        fake_marketplace.client_id, base_url=fake_marketplace.url, session=yours
+    )
+    own = MarketplaceClient(fake_marketplace.client_id, base_url=fake_marketplace.url)
+    made = own._transport.session  # pyright: ignore[reportPrivateUsage]
+
+    def open_pools(session: requests.Session) -> int:
+        adapter = session.get_adapter(fake_marketplace.url + "/")
+        assert isinstance(adapter, HTTPAdapter)
+        return len(adapter.poolmanager.pools)
+
+    for sdk in (given_one, own):
+        sdk.marketplace.show()
+    assert open_pools(yours) == open_pools(made) == 1
+    given_one.close()
+    own.close()
+    assert open_pools(yours) == 1 and open_pools(made) == 0
+    yours.close()

@@ -16,6 +16,7 @@ from collections.abc import Callable, Generator
 from pathlib import Path
 
 import pytest
+import requests
 
 from flexclient import (
     FileTokenStore,
@@ -182,7 +183,8 @@ def test_the_token_request_shares_the_calls_deadline() -> None:
 # --- error bodies -------------------------------------------------------------------------
 
 
-def test_a_huge_error_body_is_kept_as_an_excerpt_without_reading_it_whole() -> None:
+@pytest.mark.parametrize("yours", [False, True], ids=["own-session", "your-session"])
+def test_a_huge_error_body_is_kept_as_an_excerpt_without_reading_it_whole(yours: bool) -> None:
     size = 60 * 1024 * 1024
     sent: list[int] = []
 
@@ -194,7 +196,9 @@ def test_a_huge_error_body_is_kept_as_an_excerpt_without_reading_it_whole() -> N
             sent.append(len(chunk))
 
     with serving(huge) as api:
-        sdk = client(api.url, max_retries=0)
+        # A session of yours takes all of requests' path, which must stream the body too.
+        session = {"session": requests.Session()} if yours else {}
+        sdk = client(api.url, max_retries=0, **session)
         sdk.token_store.set(Token(access_token="t", scope="public-read"))
         tracemalloc.start()
         try:
