@@ -556,3 +556,38 @@ def test_closing_a_client_closes_the_connections_of_its_own_session_only(
     own.close()
     assert open_pools(yours) == 1 and open_pools(made) == 0
     yours.close()
+
+
+def test_a_client_with_other_options_shares_the_rate_limit_it_came_from_unless_changed() -> None:
+    adapter = Scripted(lambda _: json_answer())
+    limits = RateLimits(queries=Bucket(1, 1, 30.0, 1), commands=Bucket(1, 1, 30.0, 1))
+    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), rate_limits=limits)
+    sdk.token_store.set(Token(access_token="t", scope="public-read"))
+    sdk.listings.query()  # the one token of the bucket
+    patient = sdk.with_options(timeout=60)
+    with pytest.raises(RequestTimeoutError, match="rate limit"):
+        patient.listings.query(deadline=1)
+    fresh = RateLimits(queries=Bucket(1, 1, 30.0, 1), commands=Bucket(1, 1, 30.0, 1))
+    sdk.with_options(rate_limits=fresh).listings.query(deadline=1)  # a bucket of its own
+    assert len(adapter.sent) == 2
+
+
+def test_a_client_with_other_options_shares_the_connection_bound_it_came_from() -> None:
+    blocker = Blocker()
+
+    def server(request: requests.PreparedRequest) -> tuple[int, bytes]:
+        if "perPage=1" in request.path_url:
+            blocker.hold()  # a slow answer, holding the only connection
+        return json_answer()
+
+    adapter = Scripted(server)
+    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), max_connections=1)
+    sdk.token_store.set(Token(access_token="t", scope="public-read"))
+    patient = sdk.with_options(timeout=60)
+    first = threading.Thread(target=lambda: sdk.listings.query({"perPage": 1}))
+    first.start()
+    assert blocker.holding.wait(10)
+    error = deadline_passes(lambda: patient.listings.query({"perPage": 2}, deadline=1), blocker)
+    assert "a free connection" in str(error)
+    first.join(10)
+    assert ["perPage=2" in r.path_url for r in adapter.sent] == [False]  # never sent
