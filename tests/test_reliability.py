@@ -39,6 +39,7 @@ from flexclient import (
     TransportError,
     UnexpectedResponseError,
 )
+from flexclient._http.deadline import DeadlineAdapter
 from flexclient._http.transport import _read_at_once  # pyright: ignore[reportPrivateUsage]
 from flexclient.testing import FakeMarketplace
 from tests.helpers import CREATE, CREATED, MP, OK, QUERY, Scripted
@@ -306,6 +307,7 @@ def test_an_empty_answer_is_an_unexpected_response_not_a_crash(
     with pytest.raises(UnexpectedResponseError) as info:
         raw_client(url).listings.query()
     assert info.value.status == 200 and info.value.body == ""
+    assert not info.value.body_truncated  # the whole of it, nothing left unread
 
 
 def test_an_error_body_sent_in_small_chunks_is_kept_to_exactly_its_bound(
@@ -591,3 +593,12 @@ def test_a_client_with_other_options_shares_the_connection_bound_it_came_from() 
     assert "a free connection" in str(error)
     first.join(10)
     assert ["perPage=2" in r.path_url for r in adapter.sent] == [False]  # never sent
+
+
+def test_the_session_a_client_makes_keeps_the_deadline_over_https_as_over_http() -> None:
+    # The tests' servers speak plain http to loopback; the API is reached over https, whose
+    # connections must be the ones that keep each read within the call's deadline.
+    sdk = MarketplaceClient("id", base_url=MP)
+    session = sdk._transport.session  # pyright: ignore[reportPrivateUsage]
+    for url in (MP, "http://127.0.0.1:9"):
+        assert isinstance(session.get_adapter(url + "/"), DeadlineAdapter)
