@@ -423,3 +423,10 @@ def test_a_wait_that_would_end_at_the_deadline_is_not_started(
     with pytest.raises(ServerError) as info:
         sdk.listings.query()
     assert waits == [] and info.value.retries == 0 and hits(mock, QUERY) == 1
+
+
+def test_a_transport_shows_only_its_address() -> None:
+    transport = Transport.for_api(
+        client(RetryPolicy(), token_store=MemoryTokenStore(TOKEN)).options
+    )
+    assert repr(transport) == "Transport('https://mp.test')"

@@ -173,6 +173,15 @@ def test_a_trickling_server_is_cut_at_the_deadline(handler: Handler) -> None:
             sdk.own_listings.create({"title": "a"}, {}, {"deadline": 1.0})
 
 
+def test_a_trickling_server_is_cut_at_the_deadline_over_a_session_of_yours() -> None:
+    # A plain session of yours gets the adapter that keeps each read within the deadline.
+    with serving(slow_body) as api:
+        sdk = client(api.url, timeout=(1, 1), deadline=1.5, session=requests.Session())
+        sdk.token_store.set(Token(access_token="t", scope="public-read"))
+        with pytest.raises(RequestTimeoutError, match="deadline"):
+            sdk.listings.query()
+
+
 def test_the_token_request_shares_the_calls_deadline() -> None:
     with serving(trickle(HEAD, SLOW_BODY)) as api:
         sdk = client(api.url, timeout=(1, 1), deadline=1.0)
