@@ -430,3 +430,23 @@ def test_a_transport_shows_only_its_address() -> None:
         client(RetryPolicy(), token_store=MemoryTokenStore(TOKEN)).options
     )
     assert repr(transport) == "Transport('https://mp.test')"
+
+
+def test_the_time_budget_counts_attempts_that_failed_to_connect(
+    mock: requests_mock.Mocker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr(time, "monotonic", clock)
+
+    def slow_reset(request: Any, context: Any) -> bytes:
+        clock.now += 2.0  # each attempt takes two seconds before it fails
+        raise RESET
+
+    mock.get(QUERY, content=slow_reset)
+    waits: list[float] = []
+    policy = steady(waits, max_retries=10, max_elapsed=5, backoff_base=0.1)
+    sdk = client(policy, deadline=60, token_store=MemoryTokenStore(TOKEN))
+    with pytest.raises(TransportError) as info:
+        sdk.listings.query()
+    # 2 + 0.4 + 2 + 0.4 seconds, then the third attempt takes the call past its 5 seconds.
+    assert info.value.retries == 2 and hits(mock, QUERY) == 3
