@@ -476,6 +476,27 @@ def test_waiting_for_another_process_holding_the_token_file_ends_by_the_deadline
     assert adapter.sent == []
 
 
+def test_waiting_for_another_thread_holding_the_token_file_ends_by_the_deadline(
+    tmp_path: Path,
+) -> None:
+    store = FileTokenStore(tmp_path / "token.json")
+    adapter = Scripted(lambda _: json_answer())
+    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), token_store=store)
+    blocker = Blocker()
+
+    def other_thread() -> None:  # a client of this process, fetching the token
+        with store.lock():
+            blocker.hold()
+
+    holder = threading.Thread(target=other_thread)
+    holder.start()
+    assert blocker.holding.wait(10)
+    error = deadline_passes(lambda: sdk.listings.query(deadline=1), blocker)
+    holder.join(10)
+    assert str(error) == "the call's total deadline passed while waiting for the token file's lock"
+    assert adapter.sent == []
+
+
 def test_waiting_for_the_rate_limit_ends_by_the_deadline() -> None:
     adapter = Scripted(lambda _: json_answer())
     limits = RateLimits(queries=Bucket(1, 1, 30.0, 1), commands=Bucket(1, 1, 30.0, 1))
