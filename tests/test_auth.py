@@ -80,6 +80,10 @@ def test_netrc_entries_and_a_sessions_auth_or_header_never_replace_the_bearer_to
     with pytest.warns(SessionAuthWarning, match="the session's `auth` is not applied") as warned:
         client = MarketplaceClient("client-id", base_url=MP, session=session)
     assert warned[0].filename == __file__  # the user's line, not flexclient's
+    assert str(warned[0].message) == (
+        "the session's `auth` is not applied: it would replace the bearer token (a proxy's"
+        " credentials go in its URL, `https://user:password@proxy`)"
+    )
     client.listings.query()
     sent = [r.headers.get("Authorization") for r in mock.request_history]
     assert sent == [None, "Bearer anon-token", None, "Bearer anon-token"]

@@ -18,7 +18,7 @@ from pydantic import Field
 
 from flexclient._support.json_reading import gc_paused
 from flexclient._wire.formats import JSON, TRANSIT, WireFormat
-from flexclient.models import Attributes, Listing, Resource, User
+from flexclient.models import Attributes, Listing, Resource, User, _envelope
 from flexclient.models._decoding import pause_collector_while_decoding, read_envelope
 from flexclient.models._envelope import Envelope, EnvelopeError, build_envelope
 from flexclient.models._resource import registered
@@ -147,6 +147,20 @@ def test_a_body_that_is_not_an_envelope_says_where_the_same_way(body: bytes, wor
         build_envelope(json.loads(body))
     assert words in str(straight.value)
     assert str(straight.value) == str(decoded.value)
+
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        (b'{"meta": {}}', "the body is not an API envelope (no `data`)"),
+        (b'{"data": [], "included": "x"}', "`included` is not a list"),
+    ],
+)
+def test_a_body_with_no_data_or_a_bad_included_says_only_that(body: bytes, message: str) -> None:
+    # Nothing of pydantic's wording: the whole message is ours.
+    with pytest.raises(EnvelopeError) as straight:
+        read_envelope(JSON, body)
+    assert str(straight.value) == message
 
 
 def test_a_model_defined_later_is_used_for_its_type_once_registered() -> None:
@@ -314,3 +328,21 @@ def test_every_bad_member_of_meta_is_named() -> None:
         build_envelope({"data": [], "meta": {"totalItems": "many", "page": "first"}})
     assert str(caught.value).startswith("`meta` is not valid: meta.totalItems: ")
     assert "; meta.page: " in str(caught.value)
+
+
+def test_a_body_read_before_any_model_is_known_is_typed_all_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # As in a new process, before the first resource has imported its model's module: the
+    # body's validator has no model to choose by type, and each resource is read on its own.
+    monkeypatch.setattr(_envelope, "registered_models", tuple)
+    body = {
+        "data": [{"id": LISTING, "type": "listing", "attributes": {"title": "Bike"}}, 7],
+        "included": [{"id": sample.USER, "type": "user"}],
+    }
+    read = build_envelope(body)
+    listing = read.data[0]
+    assert type(listing) is Listing and listing.attributes.title == "Bike"
+    assert read.data[1] == 7 and [type(r) for r in read.included] == [User]
+    single = build_envelope({"data": {"id": LISTING, "type": "listing"}})
+    assert type(single.data) is Listing

@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import contextlib
 import email.utils
+import gzip
 import logging
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from unittest.mock import patch
 
 import pytest
 import requests
 import requests_mock
+import urllib3
 from hypothesis import given
 from hypothesis import strategies as st
 from requests.adapters import HTTPAdapter
+from urllib3.exceptions import ProtocolError
+from urllib3.exceptions import SSLError as Urllib3SSLError
 
 from flexclient import (
     ApiError,
@@ -35,6 +39,8 @@ from flexclient import (
     TransportError,
     UnexpectedResponseError,
 )
+from flexclient._http.deadline import DeadlineAdapter
+from flexclient._http.transport import _read_at_once  # pyright: ignore[reportPrivateUsage]
 from flexclient.testing import FakeMarketplace
 from tests.helpers import CREATE, CREATED, MP, OK, QUERY, Scripted
 
@@ -250,6 +256,7 @@ def chunked(body: bytes, size: int = 4096) -> bytes:
 HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
 LISTING = b'{"id": "c6ff7190-bdf7-47a0-8a2b-e3136e74334f", "type": "listing", "attributes": {}}'
 PAGE = b'{"data": [' + b",".join([LISTING] * 500) + b"]}"
+GZIPPED = gzip.compress(PAGE)
 
 
 @pytest.mark.parametrize(
@@ -258,8 +265,9 @@ PAGE = b'{"data": [' + b",".join([LISTING] * 500) + b"]}"
         HEAD + b"Content-Length: %d\r\n\r\n" % len(PAGE) + PAGE,
         HEAD + b"Transfer-Encoding: chunked\r\n\r\n" + chunked(PAGE),
         HEAD + b"Connection: close\r\n\r\n" + PAGE,  # its end is the connection's
+        HEAD + b"Content-Encoding: gzip\r\nContent-Length: %d\r\n\r\n" % len(GZIPPED) + GZIPPED,
     ],
-    ids=["length", "chunked", "until-closed"],
+    ids=["length", "chunked", "until-closed", "gzip"],
 )
 def test_a_body_within_the_limit_is_read_whole_however_it_is_sent(
     raw_server: tuple[str, list[bytes], list[int]], answer: bytes
@@ -289,6 +297,33 @@ def test_a_body_one_byte_over_the_limit_is_refused_however_it_is_sent(
     with pytest.raises(ResponseTooLargeError) as info:
         raw_client(url, max_response_bytes=len(PAGE) - 1).listings.query()
     assert info.value.status == 200 and info.value.body.startswith('{"data": [{"id": "c6ff')
+
+
+def test_an_empty_answer_is_an_unexpected_response_not_a_crash(
+    raw_server: tuple[str, list[bytes], list[int]],
+) -> None:
+    url, script, _ = raw_server
+    script.append(HEAD + b"Content-Length: 0\r\n\r\n")
+    with pytest.raises(UnexpectedResponseError) as info:
+        raw_client(url).listings.query()
+    assert info.value.status == 200 and info.value.body == ""
+    assert not info.value.body_truncated  # the whole of it, nothing left unread
+
+
+def test_an_error_body_sent_in_small_chunks_is_kept_to_exactly_its_bound(
+    raw_server: tuple[str, list[bytes], list[int]],
+) -> None:
+    # Chunks that do not end at the bound: the part of the one crossing it is kept too.
+    url, script, _ = raw_server
+    body = bytes(range(256)) * 400  # 100 KiB, each byte telling its place
+    script.append(
+        b"HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n" + chunked(body, 1000)
+    )
+    with pytest.raises(ServerError) as info:
+        raw_client(url, max_retries=0).listings.query()
+    kept = body[: 64 * 1024].decode("utf-8", errors="replace")
+    assert info.value.body_truncated and info.value.body == kept
 
 
 def test_per_call_timeouts(
@@ -409,7 +444,7 @@ def test_waiting_for_another_threads_token_request_ends_by_the_deadline() -> Non
     first.start()
     assert blocker.holding.wait(10)
     error = deadline_passes(lambda: sdk.listings.query(deadline=1), blocker)
-    assert "token store's lock" in str(error)
+    assert str(error) == "the call's total deadline passed while waiting for the token store's lock"
     first.join(10)
     assert [r.path_url.split("?")[0] for r in adapter.sent].count("/v1/api/listings/query") == 1
 
@@ -441,6 +476,27 @@ def test_waiting_for_another_process_holding_the_token_file_ends_by_the_deadline
     assert adapter.sent == []
 
 
+def test_waiting_for_another_thread_holding_the_token_file_ends_by_the_deadline(
+    tmp_path: Path,
+) -> None:
+    store = FileTokenStore(tmp_path / "token.json")
+    adapter = Scripted(lambda _: json_answer())
+    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), token_store=store)
+    blocker = Blocker()
+
+    def other_thread() -> None:  # a client of this process, fetching the token
+        with store.lock():
+            blocker.hold()
+
+    holder = threading.Thread(target=other_thread)
+    holder.start()
+    assert blocker.holding.wait(10)
+    error = deadline_passes(lambda: sdk.listings.query(deadline=1), blocker)
+    holder.join(10)
+    assert str(error) == "the call's total deadline passed while waiting for the token file's lock"
+    assert adapter.sent == []
+
+
 def test_waiting_for_the_rate_limit_ends_by_the_deadline() -> None:
     adapter = Scripted(lambda _: json_answer())
     limits = RateLimits(queries=Bucket(1, 1, 30.0, 1), commands=Bucket(1, 1, 30.0, 1))
@@ -468,7 +524,7 @@ def test_waiting_for_a_free_connection_ends_by_the_deadline() -> None:
     first.start()
     assert blocker.holding.wait(10)
     error = deadline_passes(lambda: sdk.listings.query({"perPage": 2}, deadline=1), blocker)
-    assert "a free connection" in str(error)
+    assert str(error) == "the call's total deadline passed while waiting for a free connection"
     first.join(10)
     assert ["perPage=2" in r.path_url for r in adapter.sent] == [False]  # never sent
 
@@ -480,3 +536,90 @@ def test_a_wait_outside_any_call_waits_for_the_semaphore() -> None:
     with held(slots, "a slot"):
         pass  # no deadline: a Semaphore given timeout=-1 would not wait at all, and fail
     assert slots.acquire(blocking=False)
+
+
+@pytest.mark.parametrize(
+    ("failure", "raised"),
+    [
+        (ProtocolError("reset"), requests.exceptions.ChunkedEncodingError),
+        (Urllib3SSLError("bad record mac"), requests.exceptions.SSLError),
+    ],
+)
+def test_a_body_read_failing_midway_is_raised_as_requests_raises_it(
+    failure: Exception, raised: type[Exception]
+) -> None:
+    # What the transport turns into a TransportError, as for a body read by requests.
+    class Failing:
+        def read(self, amt: int, decode_content: bool) -> bytes:
+            raise failure
+
+    with pytest.raises(raised):
+        _read_at_once(cast(urllib3.HTTPResponse, Failing()), 10)
+
+
+def test_closing_a_client_closes_the_connections_of_its_own_session_only(
+    fake_marketplace: FakeMarketplace,
+) -> None:
+    yours = requests.Session()
+    given_one = MarketplaceClient(
+        fake_marketplace.client_id, base_url=fake_marketplace.url, session=yours
+    )
+    own = MarketplaceClient(fake_marketplace.client_id, base_url=fake_marketplace.url)
+    made = own._transport.session  # pyright: ignore[reportPrivateUsage]
+
+    def open_pools(session: requests.Session) -> int:
+        adapter = session.get_adapter(fake_marketplace.url + "/")
+        assert isinstance(adapter, HTTPAdapter)
+        return len(adapter.poolmanager.pools)
+
+    for sdk in (given_one, own):
+        sdk.marketplace.show()
+    assert open_pools(yours) == open_pools(made) == 1
+    given_one.close()
+    own.close()
+    assert open_pools(yours) == 1 and open_pools(made) == 0
+    yours.close()
+
+
+def test_a_client_with_other_options_shares_the_rate_limit_it_came_from_unless_changed() -> None:
+    adapter = Scripted(lambda _: json_answer())
+    limits = RateLimits(queries=Bucket(1, 1, 30.0, 1), commands=Bucket(1, 1, 30.0, 1))
+    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), rate_limits=limits)
+    sdk.token_store.set(Token(access_token="t", scope="public-read"))
+    sdk.listings.query()  # the one token of the bucket
+    patient = sdk.with_options(timeout=60)
+    with pytest.raises(RequestTimeoutError, match="rate limit"):
+        patient.listings.query(deadline=1)
+    fresh = RateLimits(queries=Bucket(1, 1, 30.0, 1), commands=Bucket(1, 1, 30.0, 1))
+    sdk.with_options(rate_limits=fresh).listings.query(deadline=1)  # a bucket of its own
+    assert len(adapter.sent) == 2
+
+
+def test_a_client_with_other_options_shares_the_connection_bound_it_came_from() -> None:
+    blocker = Blocker()
+
+    def server(request: requests.PreparedRequest) -> tuple[int, bytes]:
+        if "perPage=1" in request.path_url:
+            blocker.hold()  # a slow answer, holding the only connection
+        return json_answer()
+
+    adapter = Scripted(server)
+    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), max_connections=1)
+    sdk.token_store.set(Token(access_token="t", scope="public-read"))
+    patient = sdk.with_options(timeout=60)
+    first = threading.Thread(target=lambda: sdk.listings.query({"perPage": 1}))
+    first.start()
+    assert blocker.holding.wait(10)
+    error = deadline_passes(lambda: patient.listings.query({"perPage": 2}, deadline=1), blocker)
+    assert str(error) == "the call's total deadline passed while waiting for a free connection"
+    first.join(10)
+    assert ["perPage=2" in r.path_url for r in adapter.sent] == [False]  # never sent
+
+
+def test_the_session_a_client_makes_keeps_the_deadline_over_https_as_over_http() -> None:
+    # The tests' servers speak plain http to loopback; the API is reached over https, whose
+    # connections must be the ones that keep each read within the call's deadline.
+    sdk = MarketplaceClient("id", base_url=MP)
+    session = sdk._transport.session  # pyright: ignore[reportPrivateUsage]
+    for url in (MP, "http://127.0.0.1:9"):
+        assert isinstance(session.get_adapter(url + "/"), DeadlineAdapter)

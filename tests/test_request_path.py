@@ -79,6 +79,17 @@ def test_a_proxy_in_the_environment_when_the_client_is_made_is_used(
     assert origin.seen == []
 
 
+def test_a_host_no_proxy_names_is_reached_directly(
+    origin_and_proxy: tuple[Recorder, Recorder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    origin, proxy = origin_and_proxy
+    monkeypatch.setenv("HTTP_PROXY", proxy.url)
+    monkeypatch.setenv("NO_PROXY", "localhost")
+    with client(origin.url.replace("127.0.0.1", "localhost")) as sdk:
+        sdk.listings.query()
+    assert origin.seen == ["/v1/api/listings/query"] and proxy.seen == []
+
+
 def test_the_environment_is_read_when_the_client_is_made_not_for_each_request(
     origin_and_proxy: tuple[Recorder, Recorder], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -30,7 +30,12 @@ from flexclient import (
     Token,
     TransportError,
 )
-from flexclient._http.transport import check_timeout, default_deadline, parse_retry_after
+from flexclient._http.transport import (
+    Transport,
+    check_timeout,
+    default_deadline,
+    parse_retry_after,
+)
 from tests.helpers import CREATE, CREATED, MP, OK, QUERY
 
 RESET = requests.exceptions.ConnectionError("connection reset by peer")
@@ -333,3 +338,115 @@ def test_the_debug_log_says_when_the_budget_leaves_no_retry(
     said = [r.getMessage() for r in caplog.records if r.name == "flexclient"]
     assert "GET /v1/api/listings/query: 503, retry 1 in 2.00s" in said
     assert "GET /v1/api/listings/query: 503, no retry within 3s" in said
+
+
+def test_cookies_are_cut_from_connection_errors_and_other_headers_kept(
+    mock: requests_mock.Mocker,
+) -> None:
+    # A web app's calls carry the session cookie, a secret as the bearer token is.
+    leaky = requests.exceptions.ConnectionError("refused Cookie: st=s3cret, X-Request-Id: req-42")
+    mock.get(QUERY, exc=leaky)
+    transport = Transport.for_api(client(RetryPolicy(max_retries=0)).options)
+    with pytest.raises(TransportError) as info:
+        transport.send(
+            "GET",
+            "/v1/api/listings/query",
+            headers={"Cookie": "st=s3cret", "X-Request-Id": "req-42"},
+        )
+    assert str(info.value) == (
+        "GET /v1/api/listings/query: ConnectionError: refused Cookie: [redacted],"
+        " X-Request-Id: req-42"
+    )
+
+
+class Clock:
+    """A monotonic clock that moves only when told: the instant of a deadline, exactly."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_at_the_very_instant_of_the_deadline_no_attempt_is_sent(
+    mock: requests_mock.Mocker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr(time, "monotonic", clock)
+    mock.get(QUERY, status_code=503, text="busy")
+
+    def wait_out(seconds: float) -> None:  # the wait ends just as the deadline comes
+        clock.now = 1001.0
+
+    policy = Steady(sleep=wait_out, max_retries=3, backoff_base=0.025)
+    with pytest.raises(RequestTimeoutError) as info:
+        client(policy, deadline=1, token_store=MemoryTokenStore(TOKEN)).listings.query()
+    assert info.value.kind == "deadline" and hits(mock, QUERY) == 1
+
+
+def test_a_connection_failure_at_the_very_instant_of_the_deadline_is_a_deadline_error(
+    mock: requests_mock.Mocker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr(time, "monotonic", clock)
+
+    def reset_at_the_deadline(request: Any, context: Any) -> bytes:
+        clock.now = 1001.0
+        raise RESET
+
+    mock.get(QUERY, content=reset_at_the_deadline)
+    with pytest.raises(RequestTimeoutError) as info:
+        client(steady([]), deadline=1, token_store=MemoryTokenStore(TOKEN)).listings.query()
+    assert info.value.kind == "deadline" and hits(mock, QUERY) == 1
+
+
+def test_a_wait_that_fills_the_time_budget_exactly_is_waited(
+    mock: requests_mock.Mocker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(time, "monotonic", Clock())  # the attempts take no time
+    mock.get(QUERY, status_code=503, text="busy")
+    waits: list[float] = []
+    sdk = client(steady(waits, max_retries=5, max_elapsed=2.0), deadline=60)
+    with pytest.raises(ServerError) as info:
+        sdk.listings.query()
+    assert waits == [2.0] and info.value.retries == 1 and hits(mock, QUERY) == 2
+
+
+def test_a_wait_that_would_end_at_the_deadline_is_not_started(
+    mock: requests_mock.Mocker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(time, "monotonic", Clock())
+    mock.get(QUERY, status_code=503, text="busy")
+    waits: list[float] = []
+    sdk = client(steady(waits, backoff_base=0.25), deadline=1, token_store=MemoryTokenStore(TOKEN))
+    with pytest.raises(ServerError) as info:
+        sdk.listings.query()
+    assert waits == [] and info.value.retries == 0 and hits(mock, QUERY) == 1
+
+
+def test_a_transport_shows_only_its_address() -> None:
+    transport = Transport.for_api(
+        client(RetryPolicy(), token_store=MemoryTokenStore(TOKEN)).options
+    )
+    assert repr(transport) == "Transport('https://mp.test')"
+
+
+def test_the_time_budget_counts_attempts_that_failed_to_connect(
+    mock: requests_mock.Mocker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr(time, "monotonic", clock)
+
+    def slow_reset(request: Any, context: Any) -> bytes:
+        clock.now += 2.0  # each attempt takes two seconds before it fails
+        raise RESET
+
+    mock.get(QUERY, content=slow_reset)
+    waits: list[float] = []
+    policy = steady(waits, max_retries=10, max_elapsed=5, backoff_base=0.1)
+    sdk = client(policy, deadline=60, token_store=MemoryTokenStore(TOKEN))
+    with pytest.raises(TransportError) as info:
+        sdk.listings.query()
+    # 2 + 0.4 + 2 + 0.4 seconds, then the third attempt takes the call past its 5 seconds.
+    assert info.value.retries == 2 and hits(mock, QUERY) == 3

@@ -8,12 +8,14 @@ import json
 import os
 import stat
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from flexclient import FileTokenStore, MemoryTokenStore, Token
+from flexclient import FileTokenStore, MemoryTokenStore, Token, TokenStoreError
+from flexclient._http.deadline import deadline_scope
 
 
 def test_a_login_as_token_stays_one_in_a_token_file(tmp_path: Path) -> None:
@@ -211,3 +213,67 @@ def test_outside_a_call_the_lock_waits_for_another_process_to_let_go(tmp_path: P
     with store.lock():  # no deadline: waits as long as the other holds it
         assert other.closed
     letting_go.join()
+
+
+def test_the_other_fields_of_a_token_answer_stay_out_of_its_repr() -> None:
+    # An answer's other fields may carry secrets of their own (an OpenID id_token).
+    token = Token.from_wire({"access_token": "a", "id_token": "secret-id"})
+    assert token.extra == {"id_token": "secret-id"}
+    assert "secret-id" not in repr(token) and "id_token" not in repr(token)
+
+
+def test_a_token_file_path_that_cannot_be_looked_into_says_why_when_used(tmp_path: Path) -> None:
+    path = tmp_path / ("x" * 300)  # longer than a file name may be
+    store = FileTokenStore(path)  # not taken for a folder: nothing is known of it yet
+    with pytest.raises(TokenStoreError) as read:
+        store.get()
+    assert str(read.value) == f"cannot read the token file {str(path)!r}: File name too long"
+    with pytest.raises(TokenStoreError) as written:
+        store.set(Token(access_token="a"))
+    assert str(written.value) == f"cannot write the token file {str(path)!r}: File name too long"
+
+
+def test_a_direct_set_after_the_lock_is_left_spares_another_writers_temporary_file(
+    tmp_path: Path,
+) -> None:
+    # A temporary file half a minute old: under the lock no other write can be under way, so
+    # it is a killed process's; outside it, it may be a slow write of another process's.
+    store = FileTokenStore(tmp_path / "token.json")
+    leftover = tmp_path / ".token.json-abcd1234"
+
+    def plant() -> None:
+        leftover.write_text("{}")
+        old = leftover.stat().st_mtime - 30
+        os.utime(leftover, (old, old))
+
+    plant()
+    with store.lock():
+        pass
+    store.set(Token(access_token="a"))
+    assert leftover.exists()
+    with store.lock():
+        store.set(Token(access_token="b"))
+    assert not leftover.exists()
+    plant()
+    store.set(Token(access_token="c"))
+    assert leftover.exists()
+
+
+def test_a_lock_let_go_while_the_call_waits_with_under_a_second_left_is_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = FileTokenStore(tmp_path / "token.json")
+    with store.lock():
+        pass
+    other = open(tmp_path / "token.json.lock")  # noqa: SIM115 - closed by the first wait
+    fcntl.flock(other, fcntl.LOCK_EX)
+    waits: list[float] = []
+
+    def wait(seconds: float) -> None:  # the other process lets go while the lock is waited for
+        waits.append(seconds)
+        other.close()
+
+    monkeypatch.setattr(time, "sleep", wait)
+    with deadline_scope(0.9), store.lock():
+        assert other.closed
+    assert len(waits) == 1

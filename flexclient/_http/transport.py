@@ -43,7 +43,7 @@ import requests
 import urllib3
 from requests.cookies import RequestsCookieJar
 from requests.structures import CaseInsensitiveDict
-from urllib3.exceptions import DecodeError, NewConnectionError, ProtocolError, ReadTimeoutError
+from urllib3.exceptions import NewConnectionError, ProtocolError, ReadTimeoutError
 from urllib3.exceptions import SSLError as Urllib3SSLError
 
 from flexclient._errors import (
@@ -365,8 +365,6 @@ def _read_at_once(raw: urllib3.HTTPResponse, most: int) -> bytes:
             got += len(part)
     except ProtocolError as exc:
         raise requests.exceptions.ChunkedEncodingError(exc) from exc
-    except DecodeError as exc:
-        raise requests.exceptions.ContentDecodingError(exc) from exc
     except ReadTimeoutError as exc:
         raise requests.ConnectionError(exc) from exc
     except Urllib3SSLError as exc:

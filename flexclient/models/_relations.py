@@ -46,7 +46,6 @@ class Relation(Generic[R]):
         self.target: object = None  # the declared model, or its name
 
     def __set_name__(self, owner: type, attr: str) -> None:
-        self.attr = attr
         # `ClassVar[ToOne[User]]` names the model.
         declared = declared_args(owner, attr)
         self.target = (declared[0] or None) if declared else None

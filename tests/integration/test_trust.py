@@ -16,6 +16,7 @@ from collections.abc import Callable, Generator
 from pathlib import Path
 
 import pytest
+import requests
 
 from flexclient import (
     FileTokenStore,
@@ -172,6 +173,15 @@ def test_a_trickling_server_is_cut_at_the_deadline(handler: Handler) -> None:
             sdk.own_listings.create({"title": "a"}, {}, {"deadline": 1.0})
 
 
+def test_a_trickling_server_is_cut_at_the_deadline_over_a_session_of_yours() -> None:
+    # A plain session of yours gets the adapter that keeps each read within the deadline.
+    with serving(slow_body) as api:
+        sdk = client(api.url, timeout=(1, 1), deadline=1.5, session=requests.Session())
+        sdk.token_store.set(Token(access_token="t", scope="public-read"))
+        with pytest.raises(RequestTimeoutError, match="deadline"):
+            sdk.listings.query()
+
+
 def test_the_token_request_shares_the_calls_deadline() -> None:
     with serving(trickle(HEAD, SLOW_BODY)) as api:
         sdk = client(api.url, timeout=(1, 1), deadline=1.0)
@@ -182,7 +192,8 @@ def test_the_token_request_shares_the_calls_deadline() -> None:
 # --- error bodies -------------------------------------------------------------------------
 
 
-def test_a_huge_error_body_is_kept_as_an_excerpt_without_reading_it_whole() -> None:
+@pytest.mark.parametrize("yours", [False, True], ids=["own-session", "your-session"])
+def test_a_huge_error_body_is_kept_as_an_excerpt_without_reading_it_whole(yours: bool) -> None:
     size = 60 * 1024 * 1024
     sent: list[int] = []
 
@@ -194,7 +205,9 @@ def test_a_huge_error_body_is_kept_as_an_excerpt_without_reading_it_whole() -> N
             sent.append(len(chunk))
 
     with serving(huge) as api:
-        sdk = client(api.url, max_retries=0)
+        # A session of yours takes all of requests' path, which must stream the body too.
+        session = {"session": requests.Session()} if yours else {}
+        sdk = client(api.url, max_retries=0, **session)
         sdk.token_store.set(Token(access_token="t", scope="public-read"))
         tracemalloc.start()
         try:
