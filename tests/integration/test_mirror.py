@@ -271,6 +271,23 @@ def test_changes_through_both_apis_reach_the_mirror(demo: FakeMarketplace, tmp_p
     assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db", **every_table)
 
 
+def test_changes_to_tables_a_mirror_does_not_keep_are_left_out(
+    demo: FakeMarketplace, tmp_path: Path
+) -> None:
+    # Stock adjustments and availability exceptions are made, with events of their own; a
+    # mirror that keeps neither table passes those events by.
+    db = tmp_path / "market.db"
+    with mirror(demo, db) as m:
+        m.sync()
+        change_everything(demo)
+        report = m.sync()
+    assert report.events > 0 and report.upserted["listings"] >= 1
+    kept = contents(db)
+    for name in ("stock_adjustments", "availability_exceptions", "messages"):
+        assert name not in report.upserted and kept.get(name, []) == []
+    assert kept == fresh_snapshot(demo, tmp_path / "fresh.db")
+
+
 def test_a_second_sync_changes_nothing(demo: FakeMarketplace, tmp_path: Path) -> None:
     db = tmp_path / "market.db"
     with mirror(demo, db) as m:
