@@ -363,3 +363,18 @@ def test_a_dump_reads_back_into_the_same_attributes(page: Envelope[list[Listing]
     by_alias = type(attributes).model_validate(attributes.model_dump(by_alias=True))
     assert by_name == attributes == by_alias
     assert by_name.public_data == attributes.public_data and by_name.public_data
+
+
+def test_list_fields_a_body_leaves_out_are_empty_lists_of_their_own() -> None:
+    body = {
+        "data": {
+            "id": "c6ff7190-bdf7-47a0-8a2b-e3136e74334f",
+            "type": "currentUser",
+            "attributes": {"email": "jane@example.com"},
+        }
+    }
+    first, second = build_envelope(body).data, build_envelope(body).data
+    assert first.attributes.identity_providers == []
+    first.attributes.identity_providers.append({"idpId": "facebook"})
+    assert second.attributes.identity_providers == []  # not one list shared by all
+    assert Envelope[list[object]](data=[]).included == []

@@ -799,3 +799,189 @@ def test_follow_polls_until_stopped_and_applies_every_page_of_events(tmp_path: P
     assert stop.waits == 3  # caught up, then two polls with nothing new
     assert report.events == 165
     assert {r[1] for r in contents(db)["listings"]} == {"Round 54"}
+
+
+def test_a_sync_stopped_between_batches_has_not_caught_up(
+    demo: FakeMarketplace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A batch of a full page of events is written with its position, but the mirror has
+    # caught up (and synced) only once the feed has nothing more: a sync stopped after the
+    # first of two batches still says when it last was whole.
+    db = tmp_path / "market.db"
+    with mirror(demo, db) as m:
+        m.sync()
+        before = m.status()
+    integ = integration(demo)
+    listing = integ.listings.query({"perPage": 1}).data.data[0]
+    for n in range(120):  # one event each: a full batch, and some
+        integ.listings.update({"id": listing.id, "title": f"Title {n}"})
+    demo.advance(dt.timedelta(hours=1))
+    upsert, writes = Store.upsert, {"left": 100}
+
+    def crashing(self: Store, table: Any, row: Any) -> bool:
+        writes["left"] -= 1
+        if writes["left"] < 0:
+            raise Crash
+        return upsert(self, table, row)
+
+    monkeypatch.setattr(Store, "upsert", crashing)
+    with mirror(demo, db) as m, pytest.raises(Crash):
+        m.sync()
+    monkeypatch.setattr(Store, "upsert", upsert)
+    with mirror(demo, db) as m:
+        stopped = m.status()
+        assert stopped.position != before.position  # the first batch is written
+        assert stopped.last_synced_at == before.last_synced_at
+        assert m.sync().events == 20
+        assert m.status().last_synced_at != before.last_synced_at
+
+
+def test_a_resource_gone_before_its_image_is_read_does_not_hold_up_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two users take new profile images and two listings new images; a hundred events later
+    # the first user's draft is discarded and the user deletes their account. The first
+    # batch finds the four images missing and reads each listing and user: the first of
+    # each is gone (their deletions come in the next batch), the second's image is read all
+    # the same, and is there once that batch is written, whatever becomes of the next.
+    with FakeMarketplace() as fake:
+        db = tmp_path / "market.db"
+        first, second = _user(fake, "first@example.com"), _user(fake, "second@example.com")
+        room = second.own_listings.create({"title": "Room"}).data.data
+        draft = first.own_listings.create_draft({"title": "Draft"}).data.data
+        while str(draft.id) > str(room.id):  # listings are read by id: the gone one first
+            draft = first.own_listings.create_draft({"title": "Draft"}).data.data
+        with mirror(fake, db) as m:
+            m.sync()
+        kept: list[str] = []
+        gone: list[str] = []
+        for sdk, listing, shade, ids in ((first, draft, 1, gone), (second, room, 2, kept)):
+            photo = sdk.images.upload({"image": png(2, 2, (shade, 0, 0))}).data.data
+            sdk.own_listings.add_image({"id": listing.id, "imageId": photo.id})
+            face = sdk.images.upload({"image": png(1, 1, (shade, shade, shade))}).data.data
+            sdk.current_user.update_profile({"profileImageId": face.id})
+            ids += [str(photo.id), str(face.id)]
+        for n in range(100):
+            second.own_listings.update({"id": room.id, "title": f"Room {n}"})
+        first.own_listings.discard_draft({"id": draft.id})
+        first.current_user.delete({"currentPassword": "pass-word-1"})
+        upsert, writes = Store.upsert, {"batches": 0}
+
+        def crashing(self: Store, table: Any, row: Any) -> bool:
+            if writes["batches"]:
+                raise Crash
+            return upsert(self, table, row)
+
+        def counted(self: Mirror, *args: Any, **kwargs: Any) -> None:
+            fetch(self, *args, **kwargs)
+            writes["batches"] += 1
+
+        fetch = Mirror._fetch_missing_images  # pyright: ignore[reportPrivateUsage]
+        monkeypatch.setattr(Store, "upsert", crashing)
+        monkeypatch.setattr(Mirror, "_fetch_missing_images", counted)
+        with mirror(fake, db) as m, pytest.raises(Crash):
+            m.sync()
+    images = {r[0] for r in contents(db)["images"]}
+    assert set(kept) <= images and not set(gone) & images
+
+
+def test_six_days_count_from_the_last_event_when_it_is_newer_than_the_catch_up(
+    tmp_path: Path,
+) -> None:
+    # A catch-up vouches for the events made until ten minutes before it (a margin for the
+    # server's clock); an event read in that margin is newer still, and the six days are
+    # counted from it.
+    with FakeMarketplace(event_retention=None) as fake:
+        _market(fake, 1)
+        host = _user(fake, "host@example.com")
+        with mirror(fake, tmp_path / "market.db") as m:
+            m.sync()
+            fake.advance(dt.timedelta(hours=1))
+            host.own_listings.create({"title": "Made a minute before the catch-up"})
+            fake.advance(dt.timedelta(minutes=1))
+            assert m.sync().events == 1
+            fake.advance(dt.timedelta(days=6) - dt.timedelta(minutes=1, seconds=30))
+            report = m.sync()
+    assert report.requests == 1  # the events query alone: not six days since that event
+
+
+def test_a_first_sync_replays_the_events_of_its_last_ten_minutes(tmp_path: Path) -> None:
+    # The snapshot reads what is there; the events of the ten minutes before it are read
+    # again (the server's clock may be behind ours), older ones are not.
+    with FakeMarketplace() as fake:
+        host = _user(fake, "host@example.com")
+        host.own_listings.create({"title": "Ten and a half minutes before"})
+        fake.advance(dt.timedelta(minutes=1))
+        host.own_listings.create({"title": "Nine and a half minutes before"})
+        fake.advance(dt.timedelta(minutes=9, seconds=30))
+        with mirror(fake, tmp_path / "market.db") as m:
+            report = m.sync()
+    assert report.snapshot == "first sync" and report.events == 1
+
+
+def test_a_new_snapshot_replays_from_its_own_mark_not_the_old_position(
+    demo: FakeMarketplace, tmp_path: Path
+) -> None:
+    # Turning a table on takes a new snapshot, which reads everything as it is now: the
+    # changes made since the last sync, an hour ago, are in it, not replayed after it.
+    db = tmp_path / "market.db"
+    integ = integration(demo)
+    listing = integ.listings.query({"perPage": 1}).data.data[0]
+    with mirror(demo, db) as m:
+        m.sync()
+        integ.listings.update({"id": listing.id, "title": "Read from an event"})
+        assert m.sync().position is not None
+    change_everything(demo)
+    demo.advance(dt.timedelta(hours=1))
+    with mirror(demo, db, messages=True) as m:
+        report = m.sync()
+    assert report.snapshot == "messages added" and report.events == 0
+    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db", messages=True)
+
+
+def test_a_snapshot_killed_in_a_table_read_per_parent_resumes_at_the_next_parent(
+    demo: FakeMarketplace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Messages are read transaction by transaction, each transaction's written with the
+    # transaction it has got to: a run killed after three reads the rest, not all again.
+    db = tmp_path / "market.db"
+    show, shown = Mirror._show_progress, {"messages": 0}  # pyright: ignore[reportPrivateUsage]
+
+    def crashing(self: Mirror, table: Any) -> None:
+        show(self, table)
+        if table.name == "messages":
+            shown["messages"] += 1
+            if shown["messages"] == 3:
+                raise Crash
+
+    monkeypatch.setattr(Mirror, "_show_progress", crashing)
+    m = mirror(demo, db, messages=True)
+    with pytest.raises(Crash):
+        m.sync()
+    m.store.db.close()
+    monkeypatch.setattr(Mirror, "_show_progress", show)
+    transactions = len(contents(db)["transactions"])
+    before = len(demo.requests)
+    with mirror(demo, db, messages=True) as again:
+        again.sync()
+    read = [p for _, p in demo.requests[before:] if p.endswith("/messages/query")]
+    assert transactions > 3 and len(read) == transactions - 3
+    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db", messages=True)
+
+
+def test_a_message_row_names_its_sender_and_its_transaction(
+    demo: FakeMarketplace, tmp_path: Path
+) -> None:
+    db = tmp_path / "market.db"
+    with mirror(demo, db, messages=True) as m:
+        m.sync()
+    store = Store(f"sqlite:///{db}", create=False)
+    rows = store.rows("messages")
+    store.close()
+    assert rows
+    integ = integration(demo)
+    for row in rows:
+        tx, rid = str(row["transaction_id"]), str(row["id"])
+        page = integ.messages.query({"transactionId": tx, "include": ["sender"]})
+        message = {str(x.id): x for x in page.data.data}[rid]
+        assert row["sender_id"] == str(message.sender.id)
