@@ -8,8 +8,8 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from collections.abc import Generator
-from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from flexclient._errors import CreditBudgetExceededError
 from flexclient.credits import UsageMeter, cost, transfer_cost
@@ -85,8 +85,7 @@ class Charge:
             call.spent += added
 
 
-@dataclass(frozen=True, eq=False)
-class TransferBill:
+class TransferBill(NamedTuple):
     """The data transfer of a file sent to or fetched from storage, billed to the endpoint
     that gave its URL (`/v1/api/file_uploads/create`, ...): `check` before bytes of a known
     size are sent, `record` once storage has answered 2xx."""

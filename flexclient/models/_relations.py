@@ -29,8 +29,10 @@ R = TypeVar("R", bound="Resource")
 # resource's own checks, which say what is wrong. One Python call instead of six or more, for
 # an access every program makes for every resource it reads (decode.py times it).
 _ABSENT: Any = object()
-# A resource's links (`Resource._links`, set when a response is read): its include path and its
-# relationships resolved by wire name; these for a resource built by hand. Never written.
+# A resource's links (the attribute `LINKS` names, set when a response is read): its include
+# path and its relationships resolved by wire name; `NO_RESPONSE_LINKS` for a resource built
+# by hand. Never written.
+LINKS = "_links"
 NO_RESPONSE_LINKS: tuple[tuple[str, ...], dict[str, Any]] = ((), {})
 
 
@@ -91,7 +93,7 @@ class ToOne(Relation[R]):
     def __get__(self, resource: Resource | None, owner: type) -> Self | R:
         if resource is None:
             return self
-        found: R = getattr(resource, "_links", NO_RESPONSE_LINKS)[1].get(self.name, _ABSENT)
+        found: R = getattr(resource, LINKS, NO_RESPONSE_LINKS)[1].get(self.name, _ABSENT)
         if type(found) is self._model:
             return found
         return resource._required(self.name, self.model())  # pyright: ignore[reportPrivateUsage]
@@ -107,7 +109,7 @@ class ToOneOrNone(Relation[R]):
     def __get__(self, resource: Resource | None, owner: type) -> Self | R | None:
         if resource is None:
             return self
-        found: R | None = getattr(resource, "_links", NO_RESPONSE_LINKS)[1].get(self.name, _ABSENT)
+        found: R | None = getattr(resource, LINKS, NO_RESPONSE_LINKS)[1].get(self.name, _ABSENT)
         if found is None or type(found) is self._model:
             return found
         return resource._one(self.name, self.model())  # pyright: ignore[reportPrivateUsage]
@@ -124,7 +126,7 @@ class ToMany(Relation[R]):
         if resource is None:
             return self
         # Declared as what the usual case holds; the type() checks are what decide.
-        found: list[R] | None = getattr(resource, "_links", NO_RESPONSE_LINKS)[1].get(self.name)
+        found: list[R] | None = getattr(resource, LINKS, NO_RESPONSE_LINKS)[1].get(self.name)
         if type(found) is list:
             model = self._model
             for item in found:

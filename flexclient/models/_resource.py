@@ -25,7 +25,7 @@ from flexclient._support.frozen import Frozen
 from flexclient._support.narrow import is_dict, is_list, is_set, is_str
 from flexclient._wire.values import uuid_value
 from flexclient.models._display import describe, html_fields, record, short_repr
-from flexclient.models._relations import NO_RESPONSE_LINKS, Relation
+from flexclient.models._relations import LINKS, NO_RESPONSE_LINKS, Relation
 
 
 def no_items() -> list[Any]:
@@ -178,7 +178,7 @@ class _Missing:
 
 
 _ABSENT = object()
-_LINKS = ("_links",)
+_LINKS = (LINKS,)
 _NO_LINKS: dict[str, Any] = {}  # of resources without relationships; never written
 
 R = TypeVar("R", bound="Resource")
@@ -314,7 +314,7 @@ class Resource(BaseModel):
         did not include it, and `ParameterError` when the model has no relationship of that
         name (the message lists those it has).
         """
-        resolved: Any = getattr(self, "_links", NO_RESPONSE_LINKS)[1].get(name, _ABSENT)
+        resolved: Any = getattr(self, LINKS, NO_RESPONSE_LINKS)[1].get(name, _ABSENT)
         if resolved is _ABSENT:
             self._check_relationship_name(name)
             raise RelationshipNotIncludedError(self._include_path(name))
@@ -343,7 +343,7 @@ class Resource(BaseModel):
 
     def _include_path(self, name: str) -> str:
         """The `include` value that would have brought relationship `name` of this resource."""
-        return ".".join((*getattr(self, "_links", NO_RESPONSE_LINKS)[0], name))
+        return ".".join((*getattr(self, LINKS, NO_RESPONSE_LINKS)[0], name))
 
     def _one(self, name: str, cls: builtins.type[R]) -> R | None:
         value = self.related(name)
@@ -524,7 +524,7 @@ def resource_from(raw: Mapping[str, Any]) -> Resource:
 
 # The slot's own setter: object.__setattr__ would look the name up in the type on every call
 # (pydantic's __setattr__ is Python), and this runs for most resources of a response.
-_set_links = Resource.__dict__["_links"].__set__
+_set_links = Resource.__dict__[LINKS].__set__
 
 _Key = tuple[str, int]
 _Path = tuple[str, ...]
