@@ -11,6 +11,7 @@ import pytest
 
 from flexclient import IntegrationClient, MarketplaceClient
 from flexclient.mirror.dlt import dlt_source
+from flexclient.mirror.schema import LISTINGS
 from flexclient.testing import FakeMarketplace
 from tests.helpers import NO_WAIT
 
@@ -50,7 +51,27 @@ def test_runs_merge_changes_and_delete_what_was_deleted(tmp_path: Path) -> None:
         with duckdb.connect(str(warehouse)) as db:
             listings = db.sql("SELECT count(*) FROM market.listings").fetchall()[0][0]
             images = db.sql("SELECT count(*) FROM market.listings__images").fetchall()[0][0]
+            types = dict(
+                db.sql(
+                    "SELECT column_name, data_type FROM information_schema.columns"
+                    " WHERE table_name = 'listings'"
+                ).fetchall()
+            )
+            tables = {
+                r[0]
+                for r in db.sql(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'market'"
+                ).fetchall()
+            }
         assert listings == 251 and images == 250  # the demo's, and the draft (no image)
+        # Each column typed as the mirror's schema says, even where no row has a value.
+        assert types["created_at"] == "TIMESTAMP WITH TIME ZONE"
+        assert types["deleted"] == "BOOLEAN" and types["price_amount"] == "BIGINT"
+        assert types["geolocation_lat"] == "DOUBLE" and types["title"] == "VARCHAR"
+        assert {c.name for c in LISTINGS.columns} <= set(types)
+        # The optional tables only when asked for.
+        assert {"users", "listings", "transactions", "events"} <= tables
+        assert not tables & {"messages", "availability_exceptions", "stock_adjustments"}
 
         renamed = next(
             listing
@@ -60,7 +81,11 @@ def test_runs_merge_changes_and_delete_what_was_deleted(tmp_path: Path) -> None:
         integ.listings.update({"id": renamed.id, "title": "Renamed for dlt"})
         host.own_listings.discard_draft({"id": draft.id})
         run()
-        run()  # nothing new: nothing changes
+        run()  # nothing new: nothing loaded, nothing changes
+        trace = pipeline.last_trace
+        assert trace is not None and trace.last_normalize_info is not None
+        loaded = trace.last_normalize_info.row_counts
+        assert not {name: n for name, n in loaded.items() if not name.startswith("_dlt")}
     with duckdb.connect(str(warehouse)) as db:
         titles = dict(db.sql("SELECT id, title FROM market.listings").fetchall())
         events = db.sql("SELECT count(*) FROM market.events").fetchall()[0][0]
