@@ -8,6 +8,7 @@ import datetime as dt
 import io
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -22,6 +23,7 @@ from typing import Any
 import pytest
 
 from flexclient import IntegrationClient, MarketplaceClient, Money, ParameterError
+from flexclient._cli import main as cli_main
 from flexclient.mirror import Mirror, status
 from flexclient.mirror._store import Store
 from flexclient.mirror.schema import LISTINGS, USERS
@@ -985,3 +987,56 @@ def test_a_message_row_names_its_sender_and_its_transaction(
         page = integ.messages.query({"transactionId": tx, "include": ["sender"]})
         message = {str(x.id): x for x in page.data.data}[rid]
         assert row["sender_id"] == str(message.sender.id)
+
+
+def test_the_command_line_passes_its_options_to_the_mirror(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # In this process (the test above runs the command as a user does, in its own).
+    url = f"sqlite:///{tmp_path / 'market.db'}"
+    optional = ["--messages", "--availability-exceptions", "--stock-adjustments"]
+    assert cli_main(["--fake", "mirror", "sync", url, *optional, "--poll-interval", "30"]) == 0
+    synced = capsys.readouterr().out
+    assert "messages: 9 upserted" in synced and "stock_adjustments: 2 upserted" in synced
+    assert cli_main(["mirror", "status", url]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    assert "following every 30 s costs 14,400 credits a day" in shown
+    assert "  availability_exceptions: 0 rows" in shown and "  messages: 9 rows" in shown
+    fast = ["--fake", "mirror", "sync", url, *optional, "--poll-interval", "5"]
+    assert cli_main(fast) == 1
+    assert "under 10 s only with allow_fast_polling=True" in capsys.readouterr().err
+    assert cli_main([*fast, "--allow-fast-polling"]) == 0
+    assert capsys.readouterr().out.startswith("caught up:")
+    assert cli_main(["mirror", "status", url]) == 0
+    assert "following every 5 s costs" in capsys.readouterr().out
+
+
+def test_the_mirror_commands_help_says_what_each_option_does(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "250")  # one line an option
+    shown: dict[str, str] = {}
+    for command in (["mirror"], ["mirror", "sync"], ["mirror", "status"]):
+        with pytest.raises(SystemExit):
+            cli_main([*command, "--help"])
+        shown[" ".join(command)] = capsys.readouterr().out
+    expected = {
+        "mirror": [
+            r"sync\s+copy the marketplace \(Integration API\) into DATABASE,"
+            r" or bring it up to date",
+            r"status\s+position, lag, rows and credits a day",
+        ],
+        "mirror sync": [
+            r"database\s+sqlite:///path/to/market\.db",
+            r"--follow\s+keep following the events",
+            r"--availability-exceptions\s+also mirror availability exceptions \(a request a",
+            r"--stock-adjustments\s+also mirror stock adjustments \(",
+            r"--poll-interval POLL_INTERVAL\s+seconds between polls while following \(default 60\)",
+            r"--allow-fast-polling\s+allow polling under every 10 s",
+        ],
+        "mirror status": [r"database\s+sqlite:///path/to/market\.db"],
+    }
+    for name, lines in expected.items():
+        for line in lines:
+            # The whole line: the words and nothing around them.
+            assert re.search(rf"^\s+{line}\S*(?: \S+)*$", shown[name], re.M), (name, line)
