@@ -64,12 +64,9 @@ def dlt_source(
             with store.transaction():
                 store.forget_changes()
 
+    # Each table's columns (`_deleted` among them) come as hints with its rows.
     resource = dlt.resource(
-        changed_rows,
-        name="sharetribe",
-        primary_key="id",
-        write_disposition="merge",
-        columns={DELETED: {"data_type": "bool", "hard_delete": True}},
+        changed_rows, name="sharetribe", primary_key="id", write_disposition="merge"
     )
     return dlt.source(lambda: resource, name="sharetribe")()
 
@@ -103,10 +100,8 @@ def _rows(store: Store, table: Table) -> Iterator[dict[str, Any]]:
             yield {"id": rid, DELETED: True}
             continue
         names = [d[0] for d in found.description]
+        # SQLite's 0 and 1 of a boolean column: dlt makes them false and true by the hints.
         row: dict[str, Any] = dict(zip(names, values, strict=True))
-        for column in table.columns:
-            if column.kind == "boolean" and row[column.name] is not None:
-                row[column.name] = bool(row[column.name])
         row[DELETED] = False
         if table is LISTINGS:
             images = store.db.execute(

@@ -4,14 +4,16 @@ by `id` and deletions deleted, run after run."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import get_args
 
 import dlt
 import duckdb
 import pytest
 
 from flexclient import IntegrationClient, MarketplaceClient
-from flexclient.mirror.dlt import dlt_source
-from flexclient.mirror.schema import LISTINGS
+from flexclient.mirror import status
+from flexclient.mirror.dlt import _DLT_TYPES, dlt_source
+from flexclient.mirror.schema import LISTINGS, Kind
 from flexclient.testing import FakeMarketplace
 from tests.helpers import NO_WAIT
 
@@ -24,7 +26,9 @@ def _quiet_dlt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
 
 
-def test_runs_merge_changes_and_delete_what_was_deleted(tmp_path: Path) -> None:
+def test_runs_merge_changes_and_delete_what_was_deleted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     warehouse = tmp_path / "warehouse.duckdb"
     staging = f"sqlite:///{tmp_path / 'staging.db'}"
     with FakeMarketplace(seed="demo") as fake:
@@ -45,7 +49,9 @@ def test_runs_merge_changes_and_delete_what_was_deleted(tmp_path: Path) -> None:
         )
 
         def run() -> None:
-            pipeline.run(dlt_source(integ, staging=staging))
+            source = dlt_source(integ, staging=staging)
+            assert list(source.resources) == ["sharetribe"]
+            pipeline.run(source)
 
         run()
         with duckdb.connect(str(warehouse)) as db:
@@ -54,9 +60,16 @@ def test_runs_merge_changes_and_delete_what_was_deleted(tmp_path: Path) -> None:
             types = dict(
                 db.sql(
                     "SELECT column_name, data_type FROM information_schema.columns"
-                    " WHERE table_name = 'listings'"
+                    " WHERE table_schema = 'market' AND table_name = 'listings'"
                 ).fetchall()
             )
+            live = db.sql(
+                "SELECT count(*) FROM market.listings WHERE _deleted IS NOT FALSE"
+            ).fetchall()
+            nullable = db.sql(
+                "SELECT is_nullable FROM information_schema.columns"
+                " WHERE table_schema = 'market' AND table_name = 'listings' AND column_name = 'id'"
+            ).fetchall()
             tables = {
                 r[0]
                 for r in db.sql(
@@ -64,14 +77,18 @@ def test_runs_merge_changes_and_delete_what_was_deleted(tmp_path: Path) -> None:
                 ).fetchall()
             }
         assert listings == 251 and images == 250  # the demo's, and the draft (no image)
-        # Each column typed as the mirror's schema says, even where no row has a value.
+        assert pipeline.default_schema_name == "sharetribe"
+        assert capsys.readouterr().err == ""  # no progress drawn: dlt has its own
+        # Each column typed as the mirror's schema says (a boolean is one, not SQLite's 0 or 1).
         assert types["created_at"] == "TIMESTAMP WITH TIME ZONE"
         assert types["deleted"] == "BOOLEAN" and types["price_amount"] == "BIGINT"
         assert types["geolocation_lat"] == "DOUBLE" and types["title"] == "VARCHAR"
         assert {c.name for c in LISTINGS.columns} <= set(types)
+        assert live == [(0,)] and nullable == [("NO",)]  # `_deleted`; ids required
         # The optional tables only when asked for.
         assert {"users", "listings", "transactions", "events"} <= tables
         assert not tables & {"messages", "availability_exceptions", "stock_adjustments"}
+        assert not set(status(staging).rows) & {"availability_exceptions", "stock_adjustments"}
 
         renamed = next(
             listing
@@ -92,3 +109,7 @@ def test_runs_merge_changes_and_delete_what_was_deleted(tmp_path: Path) -> None:
     assert titles[str(renamed.id)] == "Renamed for dlt"
     assert str(draft.id) not in titles and len(titles) == 250
     assert events >= 2  # the update and the deletion
+
+
+def test_every_kind_of_column_has_a_dlt_type() -> None:
+    assert set(_DLT_TYPES) == set(get_args(Kind))
