@@ -305,25 +305,37 @@ class Crash(BaseException):
     """A process killed in the middle of a transaction (nothing after it runs)."""
 
 
+class WriteBudget:
+    """`Store.upsert` raising `Crash` once `left` rows are written, until `lift()`."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, left: int) -> None:
+        self.left = left
+        self._monkeypatch = monkeypatch
+        self._upsert = upsert = Store.upsert
+
+        def crashing(store: Store, table: Any, row: Any) -> bool:
+            self.left -= 1
+            if self.left < 0:
+                raise Crash
+            return upsert(store, table, row)
+
+        monkeypatch.setattr(Store, "upsert", crashing)
+
+    def lift(self) -> None:
+        """Rows written as usual again."""
+        self._monkeypatch.setattr(Store, "upsert", self._upsert)
+
+
 def test_a_crash_at_any_write_loses_and_repeats_nothing(
     demo: FakeMarketplace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = tmp_path / "market.db"
-    upsert = Store.upsert
     rng = random.Random(20261126)
-    budget = {"writes": 0}
-
-    def crashing(self: Store, table: Any, row: Any) -> bool:
-        budget["writes"] -= 1
-        if budget["writes"] < 0:
-            raise Crash
-        return upsert(self, table, row)
-
-    monkeypatch.setattr(Store, "upsert", crashing)
+    budget = WriteBudget(monkeypatch, 0)
     crashes = 0
     changed = False
     for _ in range(40):
-        budget["writes"] = rng.randrange(1, 120)
+        budget.left = rng.randrange(1, 120)
         m = mirror(demo, db, messages=True)
         try:
             m.sync()
@@ -341,7 +353,7 @@ def test_a_crash_at_any_write_loses_and_repeats_nothing(
         change_everything(demo)
         changed = True
     assert crashes >= 3 and changed
-    monkeypatch.setattr(Store, "upsert", upsert)
+    budget.lift()
     with mirror(demo, db, messages=True) as m:
         m.sync()
     assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db", messages=True)
@@ -597,21 +609,13 @@ def test_a_snapshot_killed_mid_table_resumes_where_it_stopped(
     db = tmp_path / "market.db"
     with FakeMarketplace() as fake:
         _market(fake, 130)
-        upsert = Store.upsert
-        writes = {"left": 1 + 100 + 5}  # the user, a page of listings, part of the next
-
-        def crashing(self: Store, table: Any, row: Any) -> bool:
-            writes["left"] -= 1
-            if writes["left"] < 0:
-                raise Crash
-            return upsert(self, table, row)
-
-        monkeypatch.setattr(Store, "upsert", crashing)
+        # The user, a page of listings, part of the next.
+        budget = WriteBudget(monkeypatch, 1 + 100 + 5)
         m = mirror(fake, db)
         with pytest.raises(Crash):
             m.sync()
         m.store.db.close()
-        monkeypatch.setattr(Store, "upsert", upsert)
+        budget.lift()
         before = len(fake.requests)
         with mirror(fake, db) as again:
             report = again.sync()
@@ -818,18 +822,10 @@ def test_a_sync_stopped_between_batches_has_not_caught_up(
     for n in range(120):  # one event each: a full batch, and some
         integ.listings.update({"id": listing.id, "title": f"Title {n}"})
     demo.advance(dt.timedelta(hours=1))
-    upsert, writes = Store.upsert, {"left": 100}
-
-    def crashing(self: Store, table: Any, row: Any) -> bool:
-        writes["left"] -= 1
-        if writes["left"] < 0:
-            raise Crash
-        return upsert(self, table, row)
-
-    monkeypatch.setattr(Store, "upsert", crashing)
+    budget = WriteBudget(monkeypatch, 100)
     with mirror(demo, db) as m, pytest.raises(Crash):
         m.sync()
-    monkeypatch.setattr(Store, "upsert", upsert)
+    budget.lift()
     with mirror(demo, db) as m:
         stopped = m.status()
         assert stopped.position != before.position  # the first batch is written
@@ -867,19 +863,14 @@ def test_a_resource_gone_before_its_image_is_read_does_not_hold_up_the_next(
             second.own_listings.update({"id": room.id, "title": f"Room {n}"})
         first.own_listings.discard_draft({"id": draft.id})
         first.current_user.delete({"currentPassword": "pass-word-1"})
-        upsert, writes = Store.upsert, {"batches": 0}
-
-        def crashing(self: Store, table: Any, row: Any) -> bool:
-            if writes["batches"]:
-                raise Crash
-            return upsert(self, table, row)
+        # Any number of rows until the first batch's images are read; none after.
+        budget = WriteBudget(monkeypatch, sys.maxsize)
 
         def counted(self: Mirror, *args: Any, **kwargs: Any) -> None:
             fetch(self, *args, **kwargs)
-            writes["batches"] += 1
+            budget.left = 0
 
         fetch = Mirror._fetch_missing_images  # pyright: ignore[reportPrivateUsage]
-        monkeypatch.setattr(Store, "upsert", crashing)
         monkeypatch.setattr(Mirror, "_fetch_missing_images", counted)
         with mirror(fake, db) as m, pytest.raises(Crash):
             m.sync()
