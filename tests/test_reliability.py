@@ -429,6 +429,42 @@ def json_answer(status: int = 200, body: bytes = b'{"data": []}') -> tuple[int, 
     return status, body
 
 
+def one_token_a_30_seconds() -> RateLimits:
+    """Limits of one request, then one more every 30 s: the second waits."""
+    return RateLimits(queries=Bucket(1, 1, 30.0, 1), commands=Bucket(1, 1, 30.0, 1))
+
+
+def rate_limited_client() -> tuple[MarketplaceClient, Scripted]:
+    """A client whose one request of its rate limit is spent, and its adapter."""
+    adapter = Scripted(lambda _: json_answer())
+    limits = one_token_a_30_seconds()
+    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), rate_limits=limits)
+    sdk.token_store.set(Token(access_token="t", scope="public-read"))
+    sdk.listings.query()
+    return sdk, adapter
+
+
+def client_of_one_busy_connection() -> tuple[
+    MarketplaceClient, Scripted, Blocker, threading.Thread
+]:
+    """A client of one connection, which a query (`perPage=1`, in a thread of its own)
+    holds until the blocker lets go: the client, its adapter, the blocker, the thread."""
+    blocker = Blocker()
+
+    def server(request: requests.PreparedRequest) -> tuple[int, bytes]:
+        if "perPage=1" in request.path_url:
+            blocker.hold()  # a slow answer, holding the only connection
+        return json_answer()
+
+    adapter = Scripted(server)
+    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), max_connections=1)
+    sdk.token_store.set(Token(access_token="t", scope="public-read"))
+    first = threading.Thread(target=lambda: sdk.listings.query({"perPage": 1}))
+    first.start()
+    assert blocker.holding.wait(10)
+    return sdk, adapter, blocker, first
+
+
 def test_waiting_for_another_threads_token_request_ends_by_the_deadline() -> None:
     blocker = Blocker()
 
@@ -498,11 +534,7 @@ def test_waiting_for_another_thread_holding_the_token_file_ends_by_the_deadline(
 
 
 def test_waiting_for_the_rate_limit_ends_by_the_deadline() -> None:
-    adapter = Scripted(lambda _: json_answer())
-    limits = RateLimits(queries=Bucket(1, 1, 30.0, 1), commands=Bucket(1, 1, 30.0, 1))
-    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), rate_limits=limits)
-    sdk.token_store.set(Token(access_token="t", scope="public-read"))
-    sdk.listings.query()
+    sdk, adapter = rate_limited_client()
     with pytest.raises(RequestTimeoutError, match="rate limit") as info:
         sdk.listings.query(deadline=1)  # the next token comes in 30 s: not waited for
     assert info.value.kind == "deadline" and info.value.never_connected
@@ -510,19 +542,7 @@ def test_waiting_for_the_rate_limit_ends_by_the_deadline() -> None:
 
 
 def test_waiting_for_a_free_connection_ends_by_the_deadline() -> None:
-    blocker = Blocker()
-
-    def server(request: requests.PreparedRequest) -> tuple[int, bytes]:
-        if "perPage=1" in request.path_url:
-            blocker.hold()  # a slow answer, holding the only connection
-        return json_answer()
-
-    adapter = Scripted(server)
-    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), max_connections=1)
-    sdk.token_store.set(Token(access_token="t", scope="public-read"))
-    first = threading.Thread(target=lambda: sdk.listings.query({"perPage": 1}))
-    first.start()
-    assert blocker.holding.wait(10)
+    sdk, adapter, blocker, first = client_of_one_busy_connection()
     error = deadline_passes(lambda: sdk.listings.query({"perPage": 2}, deadline=1), blocker)
     assert str(error) == "the call's total deadline passed while waiting for a free connection"
     first.join(10)
@@ -582,34 +602,18 @@ def test_closing_a_client_closes_the_connections_of_its_own_session_only(
 
 
 def test_a_client_with_other_options_shares_the_rate_limit_it_came_from_unless_changed() -> None:
-    adapter = Scripted(lambda _: json_answer())
-    limits = RateLimits(queries=Bucket(1, 1, 30.0, 1), commands=Bucket(1, 1, 30.0, 1))
-    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), rate_limits=limits)
-    sdk.token_store.set(Token(access_token="t", scope="public-read"))
-    sdk.listings.query()  # the one token of the bucket
+    sdk, adapter = rate_limited_client()  # the one token of the bucket spent
     patient = sdk.with_options(timeout=60)
     with pytest.raises(RequestTimeoutError, match="rate limit"):
         patient.listings.query(deadline=1)
-    fresh = RateLimits(queries=Bucket(1, 1, 30.0, 1), commands=Bucket(1, 1, 30.0, 1))
-    sdk.with_options(rate_limits=fresh).listings.query(deadline=1)  # a bucket of its own
+    own_bucket = sdk.with_options(rate_limits=one_token_a_30_seconds())
+    own_bucket.listings.query(deadline=1)
     assert len(adapter.sent) == 2
 
 
 def test_a_client_with_other_options_shares_the_connection_bound_it_came_from() -> None:
-    blocker = Blocker()
-
-    def server(request: requests.PreparedRequest) -> tuple[int, bytes]:
-        if "perPage=1" in request.path_url:
-            blocker.hold()  # a slow answer, holding the only connection
-        return json_answer()
-
-    adapter = Scripted(server)
-    sdk = MarketplaceClient("id", base_url=MP, session=adapter.session(), max_connections=1)
-    sdk.token_store.set(Token(access_token="t", scope="public-read"))
+    sdk, adapter, blocker, first = client_of_one_busy_connection()
     patient = sdk.with_options(timeout=60)
-    first = threading.Thread(target=lambda: sdk.listings.query({"perPage": 1}))
-    first.start()
-    assert blocker.holding.wait(10)
     error = deadline_passes(lambda: patient.listings.query({"perPage": 2}, deadline=1), blocker)
     assert str(error) == "the call's total deadline passed while waiting for a free connection"
     first.join(10)
