@@ -29,6 +29,7 @@ from transit.transit_types import Boolean, Keyword, Symbol, TaggedValue, frozend
 from flexclient import LatLng, Money
 from flexclient._support.compat import stack_depth
 from flexclient._support.json_reading import SPARE_FRAMES
+from flexclient._wire import transit_reader
 from flexclient._wire.formats import TRANSIT
 from flexclient._wire.transit_reader import loads
 from flexclient._wire.transit_writer import dumps
@@ -237,6 +238,20 @@ def test_a_body_that_fills_the_cache_reads_like_transit_python() -> None:
 )
 def test_what_only_json_loads_parses_is_read_all_the_same(text: str) -> None:
     assert loads(text) == reference(text)
+
+
+def test_a_body_nested_past_any_stack_is_refused_not_a_crash() -> None:
+    # Compiled code does not count its calls against the recursion limit: without the walk's
+    # own count it would run out of C stack here (a crash). A parsed document, as json.loads
+    # could make with a raised limit, far deeper than the limit in force.
+    doc: list[object] = []
+    inner = doc
+    for _ in range(sys.getrecursionlimit() * 50):
+        deeper: list[object] = []
+        inner.append(deeper)
+        inner = deeper
+    with pytest.raises(RecursionError, match="room"):
+        transit_reader._read(doc)
 
 
 # --- nesting ------------------------------------------------------------------------------

@@ -24,13 +24,15 @@ import base64
 import datetime as dt
 import decimal
 import re
+import sys
 import uuid
 from typing import Any, Final
 
 from pydantic_core import from_json
 from transit.transit_types import TaggedValue
 
-from flexclient._support.json_reading import read_json
+from flexclient._support.compat import stack_depth
+from flexclient._support.json_reading import SPARE_FRAMES, read_json
 from flexclient._wire.values import fast_uuid, latlng_from, money_from
 
 CACHE_SIZE = 44 * 44
@@ -234,42 +236,43 @@ def _hashable(key: Any) -> Any:
 
 
 # First characters of the strings that mean something in Transit: escapes, tags, cache codes.
-_MARKED = frozenset(("~", "^"))
+_MARKED: Final = frozenset(("~", "^"))
 
 
-def _read(doc: Any) -> Any:
-    """One walk over the parsed JSON. Written as closures over locals, with scalars
-    handled in the loops rather than by a call each: this is the hot path of every Transit
-    response, and calls and attribute lookups are what cost here. Each level of nesting is
-    one call deep, so a body reads as deep as json.loads parses it.
+class _Walk:
+    """One walk over the parsed JSON, undoing Transit's encoding, with its rolling cache.
 
-    The values are `Any`: the loops tell them apart by their type, read once into a local
-    (`kind = type(v)`), which the type checkers cannot follow. Of an `Any`, `type(v)` is to
-    them a type of Unknown: hence the ignores on those lines."""
-    # The rolling cache, by code ("^0" -> its value): one dict lookup a cached key.
-    cache: dict[str, Any] = {}
-    codes = CACHE_CODES
-    cached = cache.get
-    scalars = _SCALARS
-    marked = _MARKED
-    tag_type = _Tag
-    composite = _composite
-    # Scalars read outside the cache's reach (ids, times, numbers: immutable values), by
-    # their text. The same id comes back in every reference to a resource: parsed once.
-    parsed: dict[str, Any] = {}
-    known = parsed.get
-    filled = 0
+    This is the hot path of every Transit response, written for two builds of one source:
+    run as it is, and compiled by mypyc for the wheels that carry a compiled build
+    (docs/performance.md). Hence the exact-type tests (`type(v) is str`, which mypyc turns
+    into a pointer comparison and the interpreter runs faster than `isinstance`), a class
+    rather than closures (whose calls mypyc cannot make directly), and scalars handled in
+    the loops rather than by a call each.
 
-    def remember(value: Any) -> None:
+    Compiled code does not count its calls against the interpreter's recursion limit, and
+    runs out of C stack instead (a crash): so each call of `array` and `verbose` takes the
+    `room` left, counted down from what the interpreter allows here, and the walk refuses a
+    body nested deeper than that in either build alike (RecursionError, which `loads`
+    reports as invalid Transit).
+    """
+
+    def __init__(self) -> None:
+        # The rolling cache, by code ("^0" -> its value): one dict lookup a cached key.
+        self.cache: dict[object, object] = {}
+        # Scalars read outside the cache's reach (ids, times, numbers: immutable values), by
+        # their text. The same id comes back in every reference to a resource: parsed once.
+        self.parsed: dict[str, object] = {}
+        self.filled = 0
+
+    def remember(self, value: object) -> None:
         # Past the last code the writer starts again at "^0"; so does the reader, replacing
         # entries one by one as transit-js does (a writer never refers to the old ones).
-        nonlocal filled
-        if filled == CACHE_SIZE:
-            filled = 0
-        cache[codes[filled]] = value
-        filled += 1
+        if self.filled == CACHE_SIZE:
+            self.filled = 0
+        self.cache[CACHE_CODES[self.filled]] = value
+        self.filled += 1
 
-    def string(text: str, as_key: bool, head: bool = False) -> Any:
+    def string(self, text: str, as_key: bool, head: bool = False) -> object:
         """A string that is a key, or a value starting with "~" or "^"; only a `head` (the
         first of two items, or the one key of a verbose map) may be a tag."""
         first = text[:1]
@@ -278,129 +281,157 @@ def _read(doc: Any) -> Any:
         if first == "^" and not (as_key and long_enough(text)):
             if text == "^ ":
                 return text
-            value = cache[text]
-            if type(value) is tag_type and not head:
-                raise ValueError(f"a tag (~#{value.name}) outside a tagged value")
-            return value
+            found = self.cache[text]
+            if type(found) is _Tag and not head:
+                raise ValueError(f"a tag (~#{found.name}) outside a tagged value")
+            return found
         if first != "~":
             if as_key and (len(text) > 3 or (not text.isascii() and long_enough(text))):
-                remember(text)
+                self.remember(text)
             return text
         kind = text[1:2]
+        value: object
         if kind == "~" or kind == "^" or kind == "`":
             value = text[1:]
         else:
-            parse = scalars.get(kind)
+            parse = _SCALARS.get(kind)
             if parse is None:
                 raise ValueError(f"unknown Transit code {text[:2]!r}")
             value = parse(text[2:])
             if kind == "#":
                 if long_enough(text):  # a tag is read in full once, then by its code
-                    remember(value)
+                    self.remember(value)
                 if not head:
                     raise ValueError(f"a tag ({text[:40]}) outside a tagged value")
                 return value
         if (as_key or kind == ":" or kind == "$") and (
             len(text) > 3 or (not text.isascii() and long_enough(text))
         ):
-            remember(value)
+            self.remember(value)
         elif not as_key:
-            parsed[text] = value
+            self.parsed[text] = value
         return value
 
-    def key(node: Any) -> Any:
-        found = string(node, True) if type(node) is str else convert(node, True)
-        return found if type(found) is str else _hashable(found)
+    def key(self, node: object, room: int) -> object:
+        if type(node) is str:
+            return self.string(node, True)
+        return _hashable(self.convert(node, True, room))
 
-    def convert(node: Any, as_key: bool = False) -> Any:
-        kind = type(node)  # pyright: ignore[reportUnknownVariableType]
-        if kind is str:
-            if as_key or node[:1] in marked:
-                return string(node, as_key)
+    def convert(self, node: object, as_key: bool, room: int) -> object:
+        if type(node) is str:
+            if as_key or node[:1] in _MARKED:
+                return self.string(node, as_key)
             return node  # most strings: nothing to undo
-        if kind is list or kind is dict:
-            return container(node)
+        if type(node) is JSON_ARRAY:
+            return self.array(node, False, room - 1)
+        if type(node) is JSON_OBJECT:
+            return self.verbose(node, room - 1)
         return node
 
-    def container(node: Any, rep: bool = False) -> Any:
-        # Each level of nesting is one call of this function, whatever its form (compact or
-        # verbose map, list, tagged value): a body reads as deep as json.loads parses it.
-        # So the loops below repeat themselves rather than call a helper a value.
-        if type(node) is JSON_OBJECT:  # verbose form
-            if len(node) == 1:
-                ((k, v),) = node.items()
-                # transit-js reads the one key as a possible tag, then (not a tag) again as
-                # a key: a keyword key is cached twice. Verbose writers use no cache codes,
-                # so this matters only to match transit-js on bodies mixing both forms.
-                tag = string(k, False, True) if k[:1] in marked else None
-                if type(tag) is tag_type:
-                    # A tag's value is read as it stands: a list there is a list, even when
-                    # its first item looks like a tag (transit-js reads it so).
-                    kind = type(v)  # pyright: ignore[reportUnknownVariableType]
-                    if kind is list or kind is dict:
-                        v = container(v, True)
-                    elif kind is str and v[:1] in marked:
-                        v = string(v, False)
-                    return composite(tag.name, v)
-            out: dict[Any, Any] = {}
-            for k, v in node.items():
-                k = key(k)
-                kind = type(v)  # pyright: ignore[reportUnknownVariableType]
-                if kind is str:
-                    if v[:1] in marked:
-                        v = known(v) or string(v, False)
-                elif kind is list or kind is dict:
-                    v = container(v)
-                out[k] = v
-            return out
+    def verbose(self, node: dict[str, object], room: int) -> object:
+        """A map in the verbose form, or a tagged value written as a map of one key."""
+        if room <= 0:
+            raise RecursionError("the walk ran out of room")
+        marked = _MARKED
+        if len(node) == 1:
+            ((k, v),) = node.items()
+            # transit-js reads the one key as a possible tag, then (not a tag) again as a
+            # key: a keyword key is cached twice. Verbose writers use no cache codes, so this
+            # matters only to match transit-js on bodies mixing both forms.
+            tag = self.string(k, False, True) if k[:1] in marked else None
+            if type(tag) is _Tag:
+                # A tag's value is read as it stands: a list there is a list, even when its
+                # first item looks like a tag (transit-js reads it so).
+                if type(v) is JSON_ARRAY:
+                    v = self.array(v, True, room - 1)
+                elif type(v) is JSON_OBJECT:
+                    v = self.verbose(v, room - 1)
+                elif type(v) is str and v[:1] in marked:
+                    v = self.string(v, False)
+                return _composite(tag.name, v)
+        out: dict[object, object] = {}
+        parsed = self.parsed
+        for k, v in node.items():
+            # The loop repeats `convert` rather than call it a value: most values are plain.
+            key = self.key(k, room)
+            if type(v) is str:
+                if v[:1] in marked:
+                    v = parsed.get(v) or self.string(v, False)
+            elif type(v) is JSON_ARRAY:
+                v = self.array(v, False, room - 1)
+            elif type(v) is JSON_OBJECT:
+                v = self.verbose(v, room - 1)
+            out[key] = v
+        return out
+
+    def array(self, node: list[object], rep: bool, room: int) -> object:
+        """A JSON array: a map `["^ ", k, v, ...]`, a tagged value `[tag, rep]` (unless it
+        is itself a tag's value, `rep`), or a list, converted in place: the parser made it
+        for this walk alone."""
+        if room <= 0:
+            raise RecursionError("the walk ran out of room")
         if not node:
             return node
+        marked = _MARKED
+        parsed = self.parsed
         head = node[0]
         if head == "^ ":
-            out = {}
-            # Keys first, in order: the cache is filled in reading order. Almost every key
-            # of an API body is a cache code after its first use: one dict lookup.
-            pairs = iter(node)
-            next(pairs)
-            for k in pairs:
-                v = next(pairs)  # StopIteration for a key without value: not Transit
-                # A cache code, else a key read for the first time (or a cached falsy value,
-                # which `key` finds again). A composite key raises TypeError: the spec writes
-                # maps with such keys as `cmap`, so this is not Transit; so does a cached tag.
-                k = cached(k) or key(k)
-                kind = type(v)  # pyright: ignore[reportUnknownVariableType]
-                if kind is str:
+            cache = self.cache
+            out: dict[object, object] = {}
+            # Keys first, in order: the cache is filled in reading order. Almost every key of
+            # an API body is a cache code after its first use: one dict lookup.
+            n = len(node)
+            i = 1
+            while i < n:
+                k = node[i]
+                v = node[i + 1]  # IndexError for a key without value: not Transit
+                i += 2
+                # A cache code, else a key read for the first time. A composite key raises
+                # TypeError here: the spec writes maps with such keys as `cmap`, so this is
+                # not Transit; so does a cached tag.
+                key = cache.get(k)
+                if key is None:
+                    key = self.key(k, room)
+                if type(v) is str:
                     if v[:1] in marked:
-                        v = known(v) or string(v, False)
-                elif kind is list or kind is dict:
-                    v = container(v)
-                out[k] = v
+                        v = parsed.get(v) or self.string(v, False)
+                elif type(v) is JSON_ARRAY:
+                    v = self.array(v, False, room - 1)
+                elif type(v) is JSON_OBJECT:
+                    v = self.verbose(v, room - 1)
+                out[key] = v
             return out
         start = 0
         if not rep and len(node) == 2 and type(head) is str and head[:1] in marked:
-            head = string(head, False, True)
-            if type(head) is tag_type:
+            tag = self.string(head, False, True)
+            if type(tag) is _Tag:
                 v = node[1]
-                kind = type(v)  # pyright: ignore[reportUnknownVariableType]
-                if kind is list or kind is dict:
-                    v = container(v, True)
-                elif kind is str and v[:1] in marked:
-                    v = string(v, False)
-                return composite(head.name, v)
-            node[0] = head
+                if type(v) is JSON_ARRAY:
+                    v = self.array(v, True, room - 1)
+                elif type(v) is JSON_OBJECT:
+                    v = self.verbose(v, room - 1)
+                elif type(v) is str and v[:1] in marked:
+                    v = self.string(v, False)
+                return _composite(tag.name, v)
+            node[0] = tag
             start = 1
-        # A list: converted in place, the parser made it for this walk alone.
         for i in range(start, len(node)):
             v = node[i]
-            kind = type(v)  # pyright: ignore[reportUnknownVariableType]
-            if kind is str:
+            if type(v) is str:
                 if v[:1] in marked:
-                    node[i] = known(v) or string(v, False)
-            elif kind is list or kind is dict:
-                node[i] = container(v)
+                    node[i] = parsed.get(v) or self.string(v, False)
+            elif type(v) is JSON_ARRAY:
+                node[i] = self.array(v, False, room - 1)
+            elif type(v) is JSON_OBJECT:
+                node[i] = self.verbose(v, room - 1)
         return node
 
-    return convert(doc)
+
+def _read(doc: object) -> Any:
+    """The walk over a parsed document, with as much room as the interpreter has here, less
+    the frames kept free for what may run meanwhile (finalizers the collector calls)."""
+    room = sys.getrecursionlimit() - stack_depth() - SPARE_FRAMES
+    return _Walk().convert(doc, False, room)
 
 
 def _parse(text: str | bytes) -> Any:
