@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pydantic
 
+from flexclient._wire import transit_reader
+
 
 def js_modules() -> Path | None:
     """The official JS SDK's `node_modules` (`FLEX_JS_SDKS`, or .cache/js-sdks as .ci/run
@@ -24,8 +26,9 @@ def js_modules() -> Path | None:
 
 
 def described(js_modules: Path | None = None) -> str:
-    """The date (UTC), the CPUs, Python, pydantic and, given the JS SDK's `node_modules`,
-    node and the SDK's version; the load average, which moves every figure."""
+    """The date (UTC), the CPUs, Python, pydantic, the build of the Transit reader (compiled
+    in the platform wheels, pure Python from a checkout) and, given the JS SDK's
+    `node_modules`, node and the SDK's version; the load average, which moves every figure."""
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -39,6 +42,8 @@ def described(js_modules: Path | None = None) -> str:
         f"{os.cpu_count()} CPUs ({cpu})",
         f"Python {platform.python_version()}",
         f"pydantic {pydantic.VERSION}",
+        "Transit reader "
+        + ("pure Python" if transit_reader.__file__.endswith(".py") else "compiled (mypyc)"),
     ]
     if js_modules is not None:
         node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout

@@ -14,6 +14,7 @@ import enum
 import io
 import json
 import math
+import os
 import sys
 import types
 import uuid
@@ -238,6 +239,16 @@ def test_a_body_that_fills_the_cache_reads_like_transit_python() -> None:
 )
 def test_what_only_json_loads_parses_is_read_all_the_same(text: str) -> None:
     assert loads(text) == reference(text)
+
+
+def test_the_reader_under_test_is_the_build_asked_for() -> None:
+    # scripts/test_compiled.sh runs these tests on mypyc's build of the reader and says so
+    # (FLEX_WALK_BUILD=compiled); every other run tests the source, which a compiled module
+    # left in the checkout by a build would silently replace.
+    compiled = not transit_reader.__file__.endswith(".py")
+    wanted = os.environ.get("FLEX_WALK_BUILD") == "compiled"
+    fix = "not the compiled build" if wanted else "delete that build from the checkout"
+    assert compiled == wanted, f"the reader under test is {transit_reader.__file__}: {fix}"
 
 
 def test_a_body_nested_past_any_stack_is_refused_not_a_crash() -> None:
