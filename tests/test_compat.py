@@ -280,6 +280,15 @@ def test_the_stack_depth_counts_frames() -> None:
     assert 0 < here < sys.getrecursionlimit()
 
 
+def test_the_stack_depth_outside_a_module_leaves_its_frames_out() -> None:
+    def one_down() -> tuple[int, int]:
+        return compat.stack_depth(), compat.stack_depth(outside=__name__)
+
+    every, outside = one_down()
+    assert every - outside == 2  # this module's frames: this test's and one_down's
+    assert outside > 0  # pytest's own
+
+
 def test_without_frames_to_walk_the_depth_is_a_guess(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compat, "_frames_walkable", lambda: False)
     assert compat.stack_depth() == compat.STACK_DEPTH_GUESS

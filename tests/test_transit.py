@@ -8,6 +8,7 @@ is in the Basic Multilingual Plane, and that is where it serves as a reference h
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import decimal
 import enum
@@ -320,6 +321,50 @@ def test_a_walk_out_of_stack_is_invalid_transit_not_a_recursion_error() -> None:
             loads(text)
 
     read_at(sys.getrecursionlimit() - stack_depth() - 100)
+
+
+def _chain(level: Callable[[object], object], levels: int, end: object = 1) -> object:
+    doc = end
+    for _ in range(levels):
+        doc = level(doc)
+    return doc
+
+
+# Parsed documents by the ways the walk goes one level deeper, each a function of a depth:
+# the document, and the JSON arrays and objects on its deepest path.
+NESTINGS: dict[str, Callable[[int], tuple[object, int]]] = {
+    "lists": lambda n: (_chain(lambda d: [d], n), n),
+    "maps": lambda n: (_chain(lambda d: ["^ ", "~:a", d], n), n),
+    "verbose maps": lambda n: (_chain(lambda d: {"~:a": d}, n), n),
+    "verbose maps in lists": lambda n: (_chain(lambda d: [{"b": 1, "~:a": d}], n), 2 * n),
+    "verbose maps in maps": lambda n: (_chain(lambda d: ["^ ", "~:a", {"~:b": d}], n), 2 * n),
+    "tagged lists": lambda n: (_chain(lambda d: ["~#list", [d]], n), 2 * n),
+    "tagged maps": lambda n: (_chain(lambda d: ["~#'", {"~:a": d}], n), 2 * n),
+    "verbose tagged lists": lambda n: (_chain(lambda d: {"~#list": [d]}, n), 2 * n),
+    "verbose tagged maps": lambda n: (_chain(lambda d: {"~#'": {"~:a": d}}, n), 2 * n),
+}
+
+
+@pytest.mark.parametrize("form", NESTINGS)
+def test_the_walk_counts_every_level_against_its_room(form: str) -> None:
+    # The room is what keeps the compiled build from running out of C stack: each array and
+    # object on the way down takes one, however the walk reaches it, and a walk given one
+    # fewer than it needs is refused rather than read.
+    doc, depth = NESTINGS[form](6)
+    expected = loads(json.dumps(doc))
+    walked = transit_reader._Walk().convert(copy.deepcopy(doc), False, depth + 1)
+    assert walked == expected
+    with pytest.raises(RecursionError, match="room"):
+        transit_reader._Walk().convert(copy.deepcopy(doc), False, depth)
+
+
+def test_the_walk_has_the_room_the_interpreter_has_less_the_spare_frames() -> None:
+    # The walk is given the room below the reader's own two frames (`loads`, `_read`, which
+    # a compiled build does not have) and needs one more than the levels it walks.
+    levels = sys.getrecursionlimit() - stack_depth() - 2 - SPARE_FRAMES - 1
+    assert transit_reader._read(_chain(lambda d: [d], levels)) is not None
+    with pytest.raises(RecursionError, match="room"):
+        transit_reader._read(_chain(lambda d: [d], levels + 1))
 
 
 def test_a_map_as_a_key_of_a_cmap_is_kept_as_sorted_pairs() -> None:

@@ -256,17 +256,22 @@ def _frames_walkable() -> bool:
         return False
 
 
-def _walk(frame: Any) -> int:
+def _walk(frame: Any, outside: str | None = None) -> int:
     depth = 0
     while frame is not None:
-        depth += 1
+        if outside is None or frame.f_globals.get("__name__") != outside:
+            depth += 1
         frame = frame.f_back
     return depth
 
 
-def stack_depth() -> int:
+def stack_depth(outside: str | None = None) -> int:
     """The frames on the calling thread's stack, its own caller's included: what counts
-    against `sys.getrecursionlimit()`; `STACK_DEPTH_GUESS` where frames cannot be walked."""
+    against `sys.getrecursionlimit()`; `STACK_DEPTH_GUESS` where frames cannot be walked.
+
+    With `outside`, a module's name, the frames of that module's code are left out: the
+    depth is then the same whether the module runs as Python or compiled (whose functions
+    have no frames)."""
     if _getframe is None or not _frames_walkable():
         return STACK_DEPTH_GUESS
-    return _walk(_getframe(1))
+    return _walk(_getframe(1), outside)

@@ -314,10 +314,11 @@ class _Walk:
             self.parsed[text] = value
         return value
 
-    def key(self, node: object, room: int) -> object:
-        if type(node) is str:
-            return self.string(node, True)
-        return _hashable(self.convert(node, True, room))
+    def key(self, node: object) -> object:
+        # A JSON object's keys are strings; a compact map's key that is a list or a map has
+        # already failed the cache lookup (unhashable): what else comes here is a number, a
+        # boolean or null, its own key.
+        return self.string(node, True) if type(node) is str else node
 
     def convert(self, node: object, as_key: bool, room: int) -> object:
         if type(node) is str:
@@ -355,7 +356,7 @@ class _Walk:
         parsed = self.parsed
         for k, v in node.items():
             # The loop repeats `convert` rather than call it a value: most values are plain.
-            key = self.key(k, room)
+            key = self.key(k)
             if type(v) is str:
                 if v[:1] in marked:
                     v = parsed.get(v) or self.string(v, False)
@@ -393,7 +394,7 @@ class _Walk:
                 # not Transit; so does a cached tag.
                 key = cache.get(k)
                 if key is None:
-                    key = self.key(k, room)
+                    key = self.key(k)
                 if type(v) is str:
                     if v[:1] in marked:
                         v = parsed.get(v) or self.string(v, False)
@@ -429,10 +430,17 @@ class _Walk:
         return node
 
 
+# The frames of this module's own above the walk's, `loads` and `_read`, as the pure build
+# has them (the compiled one has none, and gives the walk the same room).
+_READER_FRAMES = 2
+
+
 def _read(doc: object) -> Any:
-    """The walk over a parsed document, with as much room as the interpreter has here, less
-    the frames kept free for what may run meanwhile (finalizers the collector calls)."""
-    room = sys.getrecursionlimit() - stack_depth() - SPARE_FRAMES
+    """The walk over a parsed document, with as much room as the interpreter has below the
+    reader, less the frames kept free for what may run meanwhile (finalizers the collector
+    calls): the same in both builds."""
+    below = stack_depth(outside=__name__)
+    room = sys.getrecursionlimit() - below - _READER_FRAMES - SPARE_FRAMES
     return _Walk().convert(doc, False, room)
 
 
