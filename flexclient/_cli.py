@@ -164,9 +164,9 @@ def make_client(args: argparse.Namespace, integration: bool) -> Generator[BaseCl
     that the command's output stays as it is) when the command ends, even with an error."""
     from flexclient.models import pause_collector_while_decoding
 
-    # One thread decodes at a time here: the pause is the program's to choose, and costs no
-    # other thread anything (docs/performance.md, "The collector left alone"). Put back after
-    # the command, for a program that runs main() among its own work.
+    # One thread decodes at a time here: the pause costs no other thread anything, also when
+    # a progress bar's thread runs beside it (docs/performance.md, "The collector while a page
+    # is read"). Put back after the command, for a program that runs main() among its own work.
     before = pause_collector_while_decoding(True)
     try:
         with _client(args, integration) as client:

@@ -1,18 +1,24 @@
 """Reading answers changes nothing outside the answer: the collector runs in every thread as
-the program set it, and a model is used in place of the library's only when registered."""
+the program set it (paused during a decode only where no other thread can notice, or where
+the program asked), and a model is used in place of the library's only when registered."""
 
 from __future__ import annotations
 
 import gc
 import json
+import os
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 from pydantic import model_validator
 
+import flexclient
 from flexclient._errors import ParameterError
 from flexclient._support.compat import stack_depth
 from flexclient._support.json_reading import NestingError, read_json
@@ -30,7 +36,7 @@ PROBE_ID = "c6ff7190-bdf7-47a0-8a2b-e3136e74334f"
 
 @pytest.fixture
 def pausing() -> Iterator[Callable[[bool], None]]:
-    """Sets the collector option for one test (off to begin with), and puts it back after."""
+    """Sets the collector option for one test (never to begin with), and puts it back after."""
 
     def choose(pause: bool) -> None:
         pause_collector_while_decoding(pause)
@@ -119,6 +125,66 @@ def test_only_the_option_pauses_the_collector_and_then_for_every_thread(
 def test_the_option_says_what_it_replaces(pausing: Callable[[bool], None]) -> None:
     assert pause_collector_while_decoding(True) is False
     assert pause_collector_while_decoding(False) is True
+
+
+def test_a_bad_collector_setting_is_refused_naming_it(pausing: Callable[[bool], None]) -> None:
+    for bad in ("yes", 1, None):
+        with pytest.raises(ParameterError, match="pause"):
+            pause_collector_while_decoding(bad)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    assert pause_collector_while_decoding(False) is False  # the setting is as it was
+
+
+# What a program of one thread sees: the collector as a model's validation finds it, in the
+# middle of a decode, first with the program's one thread, then with a second one waiting.
+ONE_THREAD = """
+import gc, threading, uuid
+from typing import ClassVar
+from pydantic import model_validator
+from flexclient._wire.formats import JSON
+from flexclient.models import Resource, pause_collector_while_decoding, registered
+from flexclient.models._decoding import read_envelope
+
+seen = []
+
+class Probe(Resource):
+    resource_type: ClassVar[str | None] = "flexclientTestProbe"
+
+    @model_validator(mode="after")
+    def _look(self) -> "Probe":
+        seen.append(gc.isenabled())
+        return self
+
+body = JSON.encode({"data": {"id": uuid.UUID(int=1), "type": "flexclientTestProbe"}})
+with registered(Probe):
+    read_envelope(JSON, body)
+    after = gc.isenabled()
+    stop = threading.Event()
+    waiting = threading.Thread(target=stop.wait)
+    waiting.start()
+    read_envelope(JSON, body)
+    stop.set()
+    waiting.join()
+print(pause_collector_while_decoding(False), seen, after)
+"""
+
+
+def test_by_default_only_a_program_of_one_thread_has_the_collector_paused(
+    tmp_path: Path,
+) -> None:
+    # A process of its own: this one may have threads of other tests' servers. It imports the
+    # flexclient under test (a checkout's, or an installed build's), from a folder of its own.
+    where = str(Path(flexclient.__file__).parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", ONE_THREAD],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": where},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    # The default; paused with one thread, not with two; and on again after the decode.
+    assert done.stdout.split(maxsplit=1) == ["auto", "[False, True] True\n"]
 
 
 def test_decoding_threads_at_once_leave_the_collector_on_throughout() -> None:

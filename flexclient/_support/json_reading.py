@@ -1,5 +1,5 @@
 """Reading JSON that came from elsewhere (a server, a token file, a cookie), never deeper than
-the stack has room for; and the pause of the garbage collector that a program may ask for.
+the stack has room for; and the pause of the garbage collector while a body is decoded.
 
 `json.loads` recurses once per nesting level. If the collector runs in the middle of a deeply
 nested document, the finalizers it calls (of any object of the program) run near the
@@ -8,8 +8,9 @@ So a document nested deeper than the calling thread's stack has room for, with
 `SPARE_FRAMES` frames left over for such finalizers, is refused before it is parsed: a
 `NestingError`, a `ValueError` like any other unreadable text. The collector is left alone.
 
-`gc_paused` pauses the collector for the whole process: decoding uses it only when a program
-asks (`flexclient.models.pause_collector_while_decoding`, docs/performance.md).
+`gc_paused` pauses the collector for the whole process: decoding uses it when the decoding
+thread is the program's only one, or always if the program asks
+(`flexclient.models.pause_collector_while_decoding`, docs/performance.md).
 """
 
 from __future__ import annotations

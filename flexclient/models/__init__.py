@@ -16,6 +16,7 @@ if TYPE_CHECKING:
         ErrorSource as ErrorSource,
     )
     from flexclient.models._decoding import (
+        CollectorPause as CollectorPause,
         pause_collector_while_decoding as pause_collector_while_decoding,
     )
     from flexclient.models._envelope import (

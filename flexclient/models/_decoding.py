@@ -3,13 +3,14 @@
 Each trick is measured by benchmarks/decode.py (docs/performance.md) and each has a plain
 fallback, so that correctness never depends on it:
 
-1. **The collector paused, when the program asks** (`pause_collector_while_decoding(True)`,
-   off by default) while a body becomes models. Building thousands of objects at once
-   otherwise sets off the collector's older passes, full ones among them, again and again,
-   each over every object of the process. But the collector is one for the whole process,
-   so a pause stops it for every thread; a program that decodes in one thread at a time may
-   want it, a threaded server not (docs/performance.md). Off, nothing here touches the
-   collector, and JSON too deeply nested to read is refused before it is parsed
+1. **The collector paused while a body becomes models, in a program of one thread** (the
+   default, `"auto"`; `True` always, `False` never: `pause_collector_while_decoding`).
+   Building thousands of objects at once otherwise sets off the collector's older passes,
+   full ones among them, again and again, each over every object of the process. But the
+   collector is one for the whole process, so a pause stops it for every thread: by
+   default it is paused only when the decoding thread is the only one, where no other
+   thread can notice (docs/performance.md). Not paused, nothing here touches the collector,
+   and JSON too deeply nested to read is refused before it is parsed
    (`_support.json_reading.check_nesting`) instead.
 2. **UUIDs built without `uuid.UUID(text)`'s keyword handling** (`fast_uuid`): the API writes
    only the canonical 36-character form, which is checked as strictly as the standard library
@@ -25,8 +26,10 @@ fallback, so that correctness never depends on it:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+import threading
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
+from flexclient._errors import ParameterError
 from flexclient._support.json_reading import NestingError, check_nesting, gc_paused
 from flexclient._wire.formats import WireDecodeError
 from flexclient.models._envelope import build_envelope, envelope_from_json
@@ -38,33 +41,43 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 
+CollectorPause: TypeAlias = bool | Literal["auto"]
+"""When decoding pauses the collector: `"auto"` (in a program of one thread), always, never."""
+
+
 class _Settings:
-    pause_collector = False
+    pause_collector: CollectorPause = "auto"
 
 
-def pause_collector_while_decoding(pause: bool) -> bool:
-    """Pause the cyclic garbage collector while a response body becomes models (True), or
-    leave it alone (False, the default); returns the setting it replaces.
+def pause_collector_while_decoding(pause: CollectorPause) -> CollectorPause:
+    """When to pause the cyclic garbage collector while a response body becomes models:
+    `"auto"`, the default, when the decoding thread is the program's only thread; `True`
+    always; `False` never. Returns the setting it replaces.
 
-    The collector is one for the whole process: while any thread decodes, it is off for
-    every thread, and a busy threaded server may then run without it most of the time. A
-    program that decodes in one thread at a time (a script, a sync job, the command line)
-    gains: in a row, a page of 100 listings decodes in 0.55 to 0.65 of the time, as its
-    objects are not swept into the collector's older passes, full ones among them
-    (docs/performance.md has the numbers).
+    Building a page's thousands of objects at once otherwise sets off the collector's older
+    passes, full ones among them, each over every object of the process: paused, a page of
+    100 listings decodes in 0.55 to 0.65 of the time, read page after page
+    (docs/performance.md has the numbers). But the collector is one for the whole process:
+    while any thread decodes, it is off for every thread. In a program of one thread nobody
+    else can notice, hence the default; `True` also pauses it in a threaded program, where a
+    busy server may then run without it much of the time; `False` leaves the collector alone.
 
     >>> from flexclient.models import pause_collector_while_decoding
-    >>> pause_collector_while_decoding(True)  # doctest: +SKIP
-    False
+    >>> pause_collector_while_decoding(False)  # doctest: +SKIP
+    'auto'
     """
+    if not (pause is True or pause is False or pause == "auto"):
+        raise ParameterError("pause", f'True, False or "auto", not {pause!r}')
     previous = _Settings.pause_collector
-    _Settings.pause_collector = bool(pause)
+    _Settings.pause_collector = pause
     return previous
 
 
 def read_envelope(fmt: WireFormat, content: bytes) -> Envelope[Any]:
     """A successful response's body as an `Envelope`; raises `WireDecodeError`, `EnvelopeError`."""
-    if _Settings.pause_collector:
+    pause = _Settings.pause_collector
+    # active_count() counts the threads Python knows: one means no other can see the pause.
+    if pause is True or (pause == "auto" and threading.active_count() == 1):
         with gc_paused():
             return _read(fmt, content)
     return _read(fmt, content)
