@@ -17,6 +17,7 @@ import json
 import math
 import os
 import sys
+import threading
 import types
 import uuid
 from collections.abc import Callable
@@ -33,7 +34,7 @@ from flexclient._support.compat import stack_depth
 from flexclient._support.json_reading import SPARE_FRAMES
 from flexclient._wire import transit_reader
 from flexclient._wire.formats import TRANSIT
-from flexclient._wire.transit_reader import loads
+from flexclient._wire.transit_reader import MAX_DEPTH, loads
 from flexclient._wire.transit_writer import dumps
 from tests.shapes import is_list, is_tuple
 from tests.test_wire import bodies
@@ -269,26 +270,10 @@ def test_a_body_nested_past_any_stack_is_refused_not_a_crash() -> None:
 # --- nesting ------------------------------------------------------------------------------
 
 
-def deepest_json_loads() -> int:
-    """The deepest list json.loads parses from here (the recursion limit less this stack)."""
-    deepest = 0
-    for depth in range(100, 5000, 10):
-        try:
-            json.loads("[" * depth + "]" * depth)
-        except RecursionError:
-            return deepest
-        deepest = depth
-    return deepest
-
-
-def test_transit_reads_as_deep_as_json_loads_in_every_form() -> None:
-    # Each level of JSON is one call of the walk, whatever Transit makes of it; a little room
-    # for the calls between this test and the walk, and the frames json_reading keeps free
-    # for finalizers the collector may call meanwhile. A tagged value is two levels of JSON.
-    d = deepest_json_loads() - SPARE_FRAMES - 10
+def nested_forms(d: int) -> dict[str, str]:
+    """Transit text nested `d` arrays and objects deep, in each form (a tagged value is two)."""
     half = d // 2
-    assert d > 500
-    forms = {
+    return {
         "lists": "[" * d + "]" * d,
         "maps": '["^ ","~:a",' * d + "1" + "]" * d,
         "verbose maps": '{"~:a":' * d + "1" + "}" * d,
@@ -296,8 +281,16 @@ def test_transit_reads_as_deep_as_json_loads_in_every_form() -> None:
         "tagged values": '["~#list",[' * half + "]]" * half,
         "verbose tagged values": '{"~#list":[' * half + "]}" * half,
     }
-    for form, text in forms.items():
+
+
+def test_transit_reads_max_depth_levels_in_every_form_and_no_more() -> None:
+    # As deep as any body may nest, read by json.loads past pydantic's parser's 200 levels.
+    assert MAX_DEPTH % 2 == 0
+    for form, text in nested_forms(MAX_DEPTH).items():
         assert loads(text) is not None, form
+    for text in nested_forms(MAX_DEPTH + 2).values():
+        with pytest.raises(ValueError, match="nested too deeply"):
+            loads(text)
 
 
 def test_nesting_past_the_recursion_limit_is_invalid_transit() -> None:
@@ -358,13 +351,45 @@ def test_the_walk_counts_every_level_against_its_room(form: str) -> None:
         transit_reader._Walk().convert(copy.deepcopy(doc), False, depth)
 
 
-def test_the_walk_has_the_room_the_interpreter_has_less_the_spare_frames() -> None:
-    # The walk is given the room below the reader's own two frames (`loads`, `_read`, which
-    # a compiled build does not have) and needs one more than the levels it walks.
-    levels = sys.getrecursionlimit() - stack_depth() - 2 - SPARE_FRAMES - 1
-    assert transit_reader._read(_chain(lambda d: [d], levels)) is not None
+def test_the_walk_reads_max_depth_levels_and_refuses_one_more() -> None:
+    assert transit_reader._read(_chain(lambda d: [d], MAX_DEPTH)) is not None
     with pytest.raises(RecursionError, match="room"):
-        transit_reader._read(_chain(lambda d: [d], levels + 1))
+        transit_reader._read(_chain(lambda d: [d], MAX_DEPTH + 1))
+
+
+def test_with_less_stack_left_the_walk_has_the_room_the_interpreter_has() -> None:
+    # Called from deep in a program, the walk is given the room below the reader's own two
+    # frames (`loads`, `_read`, which a compiled build does not have), less SPARE_FRAMES, and
+    # needs one more than the levels it walks.
+    def at_height(height: int) -> None:
+        if height > 0:
+            at_height(height - 1)
+            return
+        levels = sys.getrecursionlimit() - stack_depth() - 2 - SPARE_FRAMES - 1
+        assert 0 < levels < MAX_DEPTH
+        assert transit_reader._read(_chain(lambda d: [d], levels)) is not None
+        with pytest.raises(RecursionError, match="room"):
+            transit_reader._read(_chain(lambda d: [d], levels + 1))
+
+    at_height(sys.getrecursionlimit() - stack_depth() - SPARE_FRAMES - MAX_DEPTH // 2)
+
+
+@pytest.mark.parametrize("form", NESTINGS)
+def test_a_thread_of_the_smallest_stack_reads_max_depth_levels(form: str) -> None:
+    # What MAX_DEPTH is for: the compiled walk, whose calls take C stack, reads the deepest
+    # body allowed in a thread of 128 KiB of stack (musl's default) without running out.
+    _, per_level = NESTINGS[form](1)
+    doc, depth = NESTINGS[form](MAX_DEPTH // per_level)
+    assert depth == MAX_DEPTH
+    read: list[object] = []
+    previous = threading.stack_size(128 * 1024)
+    try:
+        thread = threading.Thread(target=lambda: read.append(transit_reader._read(doc)))
+        thread.start()
+        thread.join(60)
+    finally:
+        threading.stack_size(previous)
+    assert read and read[0] is not None
 
 
 def test_a_map_as_a_key_of_a_cmap_is_kept_as_sorted_pairs() -> None:

@@ -253,9 +253,9 @@ class _Walk:
 
     Compiled code does not count its calls against the interpreter's recursion limit, and
     runs out of C stack instead (a crash): so each call of `array` and `verbose` takes the
-    `room` left, counted down from what the interpreter allows here, and the walk refuses a
-    body nested deeper than that in either build alike (RecursionError, which `loads`
-    reports as invalid Transit).
+    `room` left, counted down from MAX_DEPTH or from what the interpreter allows, if less,
+    and the walk refuses a body nested deeper than that in either build alike
+    (RecursionError, which `loads` reports as invalid Transit).
     """
 
     def __init__(self) -> None:
@@ -430,18 +430,23 @@ class _Walk:
         return node
 
 
-# The frames of this module's own above the walk's, `loads` and `_read`, as the pure build
-# has them (the compiled one has none, and gives the walk the same room).
+MAX_DEPTH: Final = 512
+"""The most arrays and objects a Transit body may nest, one inside the next: far more than any
+API body, and what the compiled walk can take in a thread's smallest C stack (128 KiB, musl's
+default: about 160 bytes a level), where a deeper walk would crash. Deeper is invalid Transit."""
+
+# The reader's own frames above the walk's, `loads` and `_read`: taken from the room in both
+# builds, as the pure one has them on the interpreter's stack (the compiled one has none).
 _READER_FRAMES = 2
 
 
 def _read(doc: object) -> Any:
-    """The walk over a parsed document, with as much room as the interpreter has below the
-    reader, less the frames kept free for what may run meanwhile (finalizers the collector
-    calls): the same in both builds."""
+    """The walk over a parsed document: with room for MAX_DEPTH levels, or as many as the
+    interpreter has left below the reader, less the frames kept free for what may run
+    meanwhile (finalizers the collector calls), if fewer; the same in both builds."""
     below = stack_depth(outside=__name__)
-    room = sys.getrecursionlimit() - below - _READER_FRAMES - SPARE_FRAMES
-    return _Walk().convert(doc, False, room)
+    left = sys.getrecursionlimit() - below - _READER_FRAMES - SPARE_FRAMES
+    return _Walk().convert(doc, False, min(left, MAX_DEPTH + 1))
 
 
 def _parse(text: str | bytes) -> Any:

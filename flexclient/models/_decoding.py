@@ -9,9 +9,9 @@ fallback, so that correctness never depends on it:
    full ones among them, again and again, each over every object of the process. But the
    collector is one for the whole process, so a pause stops it for every thread: by
    default it is paused only when the decoding thread is the only one, where no other
-   thread can notice (docs/performance.md). Not paused, nothing here touches the collector,
-   and JSON too deeply nested to read is refused before it is parsed
-   (`_support.json_reading.check_nesting`) instead.
+   thread can notice (docs/performance.md). Not paused, nothing here touches the collector.
+   Paused or not, JSON too deeply nested for the stack is refused before it is parsed
+   (`_support.json_reading.check_nesting`).
 2. **UUIDs built without `uuid.UUID(text)`'s keyword handling** (`fast_uuid`): the API writes
    only the canonical 36-character form, which is checked as strictly as the standard library
    does and built directly, with none of `uuid.UUID.__init__`'s handling of its other
@@ -51,8 +51,9 @@ class _Settings:
 
 def pause_collector_while_decoding(pause: CollectorPause) -> CollectorPause:
     """When to pause the cyclic garbage collector while a response body becomes models:
-    `"auto"`, the default, when the decoding thread is the program's only thread; `True`
-    always; `False` never. Returns the setting it replaces.
+    `"auto"`, the default, when the decoding thread is the program's only thread (of those
+    `threading` knows: a thread a C extension starts on its own is not counted until it
+    calls into `threading`); `True` always; `False` never. Returns the setting it replaces.
 
     Building a page's thousands of objects at once otherwise sets off the collector's older
     passes, full ones among them, each over every object of the process: paused, a page of
@@ -76,7 +77,8 @@ def pause_collector_while_decoding(pause: CollectorPause) -> CollectorPause:
 def read_envelope(fmt: WireFormat, content: bytes) -> Envelope[Any]:
     """A successful response's body as an `Envelope`; raises `WireDecodeError`, `EnvelopeError`."""
     pause = _Settings.pause_collector
-    # active_count() counts the threads Python knows: one means no other can see the pause.
+    # active_count() counts the threads started through `threading` (and those that have
+    # called into it): one means no thread of the program's own can see the pause.
     if pause is True or (pause == "auto" and threading.active_count() == 1):
         with gc_paused():
             return _read(fmt, content)
