@@ -15,8 +15,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "${1:-}" = "--" ] && shift
 
-tools=("pytest>=8" "requests-mock>=1.11" "hypothesis>=6.100")
-
 venv=".cache/compiled"
 python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade "pip>=25.1" build
@@ -24,6 +22,6 @@ rm -rf "$venv/dist"
 "$venv/bin/python" -m build -q --sdist -o "$venv/dist" . >/dev/null
 HATCH_BUILD_HOOKS_ENABLE=1 "$venv/bin/pip" wheel -q --no-deps -w "$venv/dist" "$venv"/dist/*.tar.gz
 wheel=$(ls "$venv"/dist/*.whl)
-"$venv/bin/pip" install -q "$wheel[testing]" "${tools[@]}"
+"$venv/bin/pip" install -q "$wheel[testing]" --group test-tools
 "$venv/bin/pip" install -q --force-reinstall --no-deps "$wheel"
 "$venv/bin/python" scripts/test_reader_build.py "$@"

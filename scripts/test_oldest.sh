@@ -23,9 +23,8 @@ pins=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do pins+=("$1"); shift; done
 [ $# -gt 0 ] && shift  # the "--"
 
-# The test tools, as the `dev` group has them (the rest of that group is not needed here).
-# The fake marketplace's own packages come with flexclient's `testing` extra.
-tools=("pytest>=8" "requests-mock>=1.11" "hypothesis>=6.100")
+# The test tools come from the `test-tools` dependency group (the rest of `dev` is not needed
+# here); the fake marketplace's own packages with flexclient's `testing` extra.
 tests=(
     tests/test_compat.py tests/test_side_effects.py
     tests/test_envelope.py tests/test_models.py tests/test_relationships.py
@@ -40,9 +39,9 @@ python3 -m venv "$venv"
 # Dependency groups need pip 25.1 or later; the machine's own pip may be older.
 "$venv/bin/python" -m pip install -q --upgrade "pip>=25.1"
 if [ "$which" = oldest ]; then
-    "$venv/bin/pip" install -q -e ".[testing]" --group oldest "${tools[@]}"
+    "$venv/bin/pip" install -q -e ".[testing]" --group oldest --group test-tools
 else
-    "$venv/bin/pip" install -q -e ".[testing]" "${tools[@]}"
+    "$venv/bin/pip" install -q -e ".[testing]" --group test-tools
     "$venv/bin/pip" install -q --upgrade --upgrade-strategy eager \
         requests urllib3 pydantic pydantic-core transit-python
 fi
