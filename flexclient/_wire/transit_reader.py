@@ -344,7 +344,9 @@ class _Walk:
             tag = self.string(k, False, True) if k[:1] in marked else None
             if type(tag) is _Tag:
                 # A tag's value is read as it stands: a list there is a list, even when its
-                # first item looks like a tag (transit-js reads it so).
+                # first item looks like a tag (transit-js reads it so). Here and in `array`,
+                # not in a method of its own: each level must stay one frame of the pure
+                # build, as `room` counts them.
                 if type(v) is JSON_ARRAY:
                     v = self.array(v, True, room - 1)
                 elif type(v) is JSON_OBJECT:
@@ -408,7 +410,7 @@ class _Walk:
         if not rep and len(node) == 2 and type(head) is str and head[:1] in marked:
             tag = self.string(head, False, True)
             if type(tag) is _Tag:
-                v = node[1]
+                v = node[1]  # read as a verbose tag's value is (there, why twice)
                 if type(v) is JSON_ARRAY:
                     v = self.array(v, True, room - 1)
                 elif type(v) is JSON_OBJECT:
