@@ -4,12 +4,20 @@ in tests/helpers.py)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import requests_mock
 
 from flexclient import IntegrationClient, MarketplaceClient
+from tests.databases import DATABASES, fresh_database_url
 from tests.helpers import IG, MP, NO_WAIT, token_json
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database for a mirror, once for each database the mirror is tested on."""
+    return fresh_database_url(str(request.param), tmp_path)
 
 
 @pytest.fixture

@@ -203,6 +203,36 @@ class Store:
             self._changed(table.name, [rid])
         return deleted
 
+    def clear(self, name: str) -> None:
+        """Delete every row of the table `name` (an optional table no longer kept)."""
+        self.db.execute(f"DELETE FROM {_quoted(name)}")
+
+    def ids_after(self, table: Table, after: str, limit: int) -> list[str]:
+        """Up to `limit` IDs of `table` greater than `after`, in order."""
+        found = self.db.execute(
+            f"SELECT id FROM {table.name} WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
+        ).fetchall()
+        return [r[0] for r in found]
+
+    def row(self, table: Table, rid: str) -> dict[str, SqlValue] | None:
+        """The row of `table` with ID `rid`, or None."""
+        cursor = self.db.execute(f"SELECT * FROM {table.name} WHERE id = ?", (rid,))
+        values = cursor.fetchone()
+        if values is None:
+            return None
+        names = [d[0] for d in cursor.description]
+        return dict(zip(names, values, strict=True))
+
+    def linked_ids(self, table: Table, relationship: str, owner: str) -> list[str]:
+        """The IDs `owner` links to through `relationship`, in the API's order."""
+        link = next(link for link in table.links if link.relationship == relationship)
+        found = self.db.execute(
+            f"SELECT {link.target_column} FROM {link.name} WHERE {link.owner_column} = ?"
+            " ORDER BY position",
+            (owner,),
+        ).fetchall()
+        return [r[0] for r in found]
+
     def has(self, table: Table, rid: str) -> bool:
         query = f"SELECT 1 FROM {table.name} WHERE id = ?"
         return self.db.execute(query, (rid,)).fetchone() is not None

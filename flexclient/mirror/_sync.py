@@ -278,7 +278,7 @@ class Mirror:
                     self._restart("resnapshot", f"{name} added")
                 elif not self._options[name] and enabled.get(name):
                     # A table no longer kept current would silently go stale: emptied.
-                    self.store.db.execute(f"DELETE FROM {name}")
+                    self.store.clear(name)
             self.store.set("options", self._options)
         try:
             phase = self.store.text("phase")
@@ -456,12 +456,10 @@ class Mirror:
         """The IDs of `table`, in order, from where a killed run left off."""
         after = self.store.text(after_key) or ""
         while True:
-            found = self.store.db.execute(
-                f"SELECT id FROM {table.name} WHERE id > ? ORDER BY id LIMIT 500", (after,)
-            ).fetchall()
+            found = self.store.ids_after(table, after, 500)
             if not found:
                 return
-            for (rid,) in found:
+            for rid in found:
                 yield rid
                 after = rid
 

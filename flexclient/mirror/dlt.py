@@ -94,19 +94,12 @@ def _columns(table: Table) -> dict[str, dict[str, Any]]:
 
 def _rows(store: Store, table: Table) -> Iterator[dict[str, Any]]:
     for rid in store.changes(table.name):
-        found = store.db.execute(f'SELECT * FROM "{table.name}" WHERE id = ?', (rid,))
-        values = found.fetchone()
-        if values is None:
+        found = store.row(table, rid)
+        if found is None:
             yield {"id": rid, DELETED: True}
             continue
-        names = [d[0] for d in found.description]
         # SQLite's 0 and 1 of a boolean column: dlt makes them false and true by the hints.
-        row: dict[str, Any] = dict(zip(names, values, strict=True))
-        row[DELETED] = False
+        row: dict[str, Any] = {**found, DELETED: False}
         if table is LISTINGS:
-            images = store.db.execute(
-                "SELECT image_id FROM listing_images WHERE listing_id = ? ORDER BY position",
-                (rid,),
-            )
-            row["images"] = [r[0] for r in images.fetchall()]
+            row["images"] = store.linked_ids(LISTINGS, "images", rid)
         yield row
