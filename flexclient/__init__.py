@@ -60,6 +60,7 @@ if TYPE_CHECKING:
         CreditBudgetExceededError as CreditBudgetExceededError,
         FlexError as FlexError,
         ForbiddenError as ForbiddenError,
+        MirrorError as MirrorError,
         MissingExtraError as MissingExtraError,
         NotFoundError as NotFoundError,
         PaginationLimitWarning as PaginationLimitWarning,

@@ -265,6 +265,7 @@ def errors() -> list[flexclient.FlexError]:
         flexclient.RequestTimeoutError("GET /x: ReadTimeout", kind="ReadTimeout"),
         flexclient.TokenStoreError("a folder"),
         flexclient.PositionStoreError("a folder"),
+        flexclient.MirrorError("sqlite:///market.db", "not a mirror"),
     ]
 
 

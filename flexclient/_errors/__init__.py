@@ -12,6 +12,9 @@
     ├── TokenStoreError (OSError)          a token store that cannot be used (a folder as file,
     │                                      a file another user could have planted)
     ├── PositionStoreError (OSError)       an event position store that cannot be used
+    ├── MirrorError                        a mirror's database cannot be used, or the data
+    │                                      the API sent cannot be mirrored; names the
+    │                                      database (no password) and what to do
     ├── CreditBudgetExceededError          a call would take the credits meter past the budget;
     │                                      nothing was sent
     ├── TransportError (OSError)           no HTTP answer: connection refused or reset, DNS
@@ -209,6 +212,22 @@ class PositionStoreError(FlexError, OSError):
     """An event feed's position store that cannot be used: a path that is a folder or not a
     regular file, a file that does not hold a sequence ID. The feed stops rather than start
     again from the wrong place."""
+
+
+class MirrorError(FlexError):
+    """A mirror (`flexclient.mirror.Mirror`) that cannot go on: its database cannot be
+    opened, read or written (not a database, someone else's tables, a newer schema, locked,
+    full), or what the API answered cannot be mirrored. `database` is the database's URL with
+    any password left out; the message says what happened and what to do.
+
+    >>> print(MirrorError("sqlite:///market.db", "locked by another writer for 30 s"))
+    sqlite:///market.db: locked by another writer for 30 s
+    """
+
+    def __init__(self, database: str, problem: str) -> None:
+        self.database = database
+        self.problem = problem
+        super().__init__(f"{database}: {problem}" if database else problem)
 
 
 class CreditBudgetExceededError(FlexError):
