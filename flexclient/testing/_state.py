@@ -270,6 +270,9 @@ class State:
     # by the type they are stored as (`booking`, `review`, `stripeAccount`, `file`, ...).
     others: dict[str, dict[uuid.UUID, Record[Any]]] = field(default_factory=lambda: {})
     events: list[Record[EventAttributes]] = field(default_factory=lambda: [])
+    # What a handler keeps to answer big tables quickly, rebuilt when a table changes
+    # (`_handlers._sorting.CreatedOrder`, by table): never part of the state itself.
+    query_indexes: dict[str, Any] = field(default_factory=lambda: {}, repr=False, compare=False)
     # The resources each event is related to, by the event's ID (`relatedResourceId`).
     event_relations: dict[uuid.UUID, frozenset[uuid.UUID]] = field(default_factory=lambda: {})
     # How long events are kept (None: for ever); older ones are no longer answered.

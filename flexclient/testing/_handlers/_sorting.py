@@ -13,10 +13,12 @@ not documented: this is the fake's assumption, in docs/testing.md).
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import uuid
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Set as AbstractSet
+from typing import Any, Generic, TypeVar
 
 from flexclient.testing import _state as s
 from flexclient.testing._call import Call, invalid
@@ -62,14 +64,22 @@ def transaction_keys(state: s.State) -> dict[str, SortKey]:
 
 
 def ordered(
-    c: Call, records: list[R], keys: Mapping[str, SortKey], *, extended_data: bool = False
+    c: Call,
+    records: list[R],
+    keys: Mapping[str, SortKey],
+    *,
+    extended_data: bool = False,
+    oldest_first: bool = False,
 ) -> list[R]:
     """`records` in the order of the call's `sort` (newest first without one); `keys` are
-    the sort keys the endpoint takes, `extended_data` whether `pub_*`/`meta_*` keys too."""
+    the sort keys the endpoint takes, `extended_data` whether `pub_*`/`meta_*` keys too.
+    `oldest_first`: the records are already in `-createdAt` order (`created_window`)."""
     wanted = c.params.get("sort", "createdAt").split(",")
     if len(wanted) > MAX_SORT_KEYS:
         raise invalid("query", "sort", f"at most {MAX_SORT_KEYS} sort keys")
     sorts = [_sort_key(name, keys, extended_data) for name in wanted]
+    if oldest_first and wanted == ["-createdAt"]:
+        return records
     result = list(records)
     # The last key first: each stable sort keeps the order of the keys after it among ties.
     for key, descending in reversed(sorts):
@@ -101,6 +111,58 @@ def _numeric_extended_data(wire_name: str, name: str) -> SortKey:
         return found if numeric else None
 
     return value
+
+
+class CreatedOrder(Generic[R]):
+    """A table's records oldest first, kept until the table gains or loses a record: a query
+    windowed by `createdAtStart` (as the mirror's snapshot reads every table) then costs the
+    window, not the whole table. Records of one millisecond keep the table's own order."""
+
+    def __init__(self) -> None:
+        self._ids: set[uuid.UUID] = set()
+        self._order: list[uuid.UUID] = []
+        self._times: list[dt.datetime] = []
+
+    def window(
+        self, table: Mapping[uuid.UUID, R], start: dt.datetime | None, end: dt.datetime | None
+    ) -> list[R]:
+        """The records created from `start` (inclusive) until `end` (exclusive), oldest
+        first, as they are now in `table`."""
+        if not _same_keys(table, self._ids):
+            timed = [(r.attributes.created_at, r.id) for r in table.values()]
+            timed = sorted((pair for pair in timed if pair[0] is not None), key=_first)
+            self._ids = set(table)
+            self._order = [rid for _, rid in timed]
+            self._times = [at for at, _ in timed]
+        low = bisect.bisect_left(self._times, start) if start is not None else 0
+        high = bisect.bisect_left(self._times, end) if end is not None else len(self._times)
+        return [table[rid] for rid in self._order[low:high]]
+
+
+def _same_keys(table: Mapping[uuid.UUID, object], ids: AbstractSet[uuid.UUID]) -> bool:
+    # A keys view compares with a set as a set does (in C, no copy).
+    keys: AbstractSet[uuid.UUID] = table.keys()
+    return keys == ids
+
+
+def _first(pair: tuple[dt.datetime, uuid.UUID]) -> dt.datetime:
+    return pair[0]
+
+
+def created_window(c: Call, name: str, table: Mapping[uuid.UUID, R]) -> list[R]:
+    """The records of `table` (the state's table `name`) within the call's
+    `createdAtStart`/`createdAtEnd`, oldest first (see `has_window`); all of them, in the
+    table's order, when the call gives neither."""
+    start, end = c.q("createdAtStart", time), c.q("createdAtEnd", time)
+    if start is None and end is None:
+        return list(table.values())
+    order: CreatedOrder[R] = c.state.query_indexes.setdefault(name, CreatedOrder())
+    return order.window(table, start, end)
+
+
+def has_window(c: Call) -> bool:
+    """Whether the call gives `createdAtStart` or `createdAtEnd`."""
+    return "createdAtStart" in c.params or "createdAtEnd" in c.params
 
 
 def created_within(c: Call, records: list[R]) -> list[R]:

@@ -22,7 +22,13 @@ from flexclient.testing._handlers._lookup import (
     user,
     words,
 )
-from flexclient.testing._handlers._sorting import SortKey, created_at, created_within, ordered
+from flexclient.testing._handlers._sorting import (
+    SortKey,
+    created_at,
+    created_window,
+    has_window,
+    ordered,
+)
 from flexclient.testing._routes import Handler, handles
 
 Listing = s.Record[ListingAttributes]
@@ -33,6 +39,8 @@ SORT_KEYS: dict[str, SortKey] = {
 
 
 def _query(c: Call, listings: list[Listing], *, own: bool) -> dict[str, Any]:
+    """`listings` (in the window of `createdAtStart` and `createdAtEnd`, when the call gives
+    one) as the query's filters and order leave them."""
     if "keywords" in c.params and "origin" in c.params:
         raise ApiFailure(
             400,
@@ -72,10 +80,9 @@ def _query(c: Call, listings: list[Listing], *, own: bool) -> dict[str, Any]:
         result = [lst for lst in result if _stock(c, lst) >= min_stock]
     if keywords:
         result = [lst for lst in result if all(w in _text(lst) for w in keywords)]
-    result = created_within(c, result)
     result = _available(c, result)
     result = filter_extended(c, result)
-    result = ordered(c, result, SORT_KEYS, extended_data=True)
+    result = ordered(c, result, SORT_KEYS, extended_data=True, oldest_first=has_window(c))
     return c.page(result, limited=not own)
 
 
@@ -130,7 +137,7 @@ def _text(lst: Listing) -> str:
     extended_data_filters=True,
 )
 def query(c: Call) -> dict[str, Any]:
-    return _query(c, list(c.state.listings.values()), own=False)
+    return _query(c, created_window(c, "listings", c.state.listings), own=False)
 
 
 @handles(Market.listings.cls.show, Integ.listings.cls.show)
@@ -145,7 +152,8 @@ def show(c: Call) -> dict[str, Any]:
 @handles(Market.own_listings.cls.query, extended_data_filters=True)
 def own_query(c: Call) -> dict[str, Any]:
     me = c.user().id
-    mine = [lst for lst in c.state.listings.values() if lst.one("author") == me]
+    window = created_window(c, "listings", c.state.listings)
+    mine = [lst for lst in window if lst.one("author") == me]
     return _query(c, mine, own=True)
 
 
