@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The tests of what flexclient takes from requests, urllib3 and pydantic (transport, deadlines,
-# models, the reach-ins of flexclient/_support/compat.py) against the oldest versions it
-# supports, or the newest:
+# The tests of what flexclient takes from requests, urllib3, pydantic, SQLAlchemy and psycopg
+# (transport, deadlines, models, the reach-ins of flexclient/_support/compat.py, the mirror's
+# database) against the oldest versions it supports, or the newest:
 #
 #   scripts/test_oldest.sh                       # the floors: the `oldest` dependency group
 #   scripts/test_oldest.sh newest                # the newest releases of each
@@ -31,7 +31,7 @@ tests=(
     tests/test_sparse_fields.py tests/test_transit.py tests/test_values.py tests/test_wire.py
     tests/test_fuzz.py tests/test_reliability.py tests/test_sessions.py tests/test_auth.py
     tests/test_files.py tests/test_assets.py tests/test_multipart.py tests/test_limits.py
-    tests/integration/test_trust.py
+    tests/integration/test_trust.py tests/test_mirror_store.py tests/test_mirror_schema.py
 )
 
 venv=".cache/deps-$which"
@@ -39,11 +39,11 @@ python3 -m venv "$venv"
 # Dependency groups need pip 25.1 or later; the machine's own pip may be older.
 "$venv/bin/python" -m pip install -q --upgrade "pip>=25.1"
 if [ "$which" = oldest ]; then
-    "$venv/bin/pip" install -q -e ".[testing]" --group oldest --group test-tools
+    "$venv/bin/pip" install -q -e ".[testing,postgres]" --group oldest --group test-tools
 else
-    "$venv/bin/pip" install -q -e ".[testing]" --group test-tools
+    "$venv/bin/pip" install -q -e ".[testing,postgres]" --group test-tools
     "$venv/bin/pip" install -q --upgrade --upgrade-strategy eager \
-        requests urllib3 pydantic pydantic-core transit-python
+        requests urllib3 pydantic pydantic-core transit-python sqlalchemy "psycopg[binary]"
 fi
 if [ ${#pins[@]} -gt 0 ]; then
     "$venv/bin/pip" install -q "${pins[@]}"
@@ -53,7 +53,10 @@ from importlib.metadata import version
 
 print("testing with", ", ".join(
     f"{name} {version(name)}"
-    for name in ("requests", "urllib3", "pydantic", "pydantic-core", "transit-python")
+    for name in (
+        "requests", "urllib3", "pydantic", "pydantic-core", "transit-python", "sqlalchemy",
+        "psycopg",
+    )
 ))
 EOF
 # Nothing of the checkout's own pytest cache: several of these runs may share the folder.

@@ -3,7 +3,8 @@ in tests/helpers.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,12 +13,31 @@ import requests_mock
 from flexclient import IntegrationClient, MarketplaceClient
 from tests.databases import DATABASES, fresh_database_url
 from tests.helpers import IG, MP, NO_WAIT, token_json
+from tests.postgres import PostgresServer
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server of the tests' own, started once, when a test first needs it."""
+    server = PostgresServer()
+    yield server
+    server.stop()
 
 
 @pytest.fixture(params=DATABASES)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def new_database(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], str]:
+    """Makes empty databases for mirrors, all of one kind: the test runs once for each
+    database the mirror is tested on."""
+    kind = str(request.param)
+    server = request.getfixturevalue("postgres_server") if kind == "postgresql" else None
+    made = itertools.count()
+    return lambda: fresh_database_url(kind, tmp_path / f"db{next(made)}", server)
+
+
+@pytest.fixture
+def database_url(new_database: Callable[[], str]) -> str:
     """An empty database for a mirror, once for each database the mirror is tested on."""
-    return fresh_database_url(str(request.param), tmp_path)
+    return new_database()
 
 
 @pytest.fixture

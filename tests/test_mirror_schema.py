@@ -5,18 +5,22 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import json
+import math
 import re
-import sqlite3
+import sys
 import uuid
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from pydantic import Field
 
-from flexclient import ParameterError
+from flexclient import MirrorError, ParameterError
 from flexclient._wire.value_types import LatLng, LatLngBounds, Money
 from flexclient.mirror import schema_markdown, sqlite_path
+from flexclient.mirror._store import Store
 from flexclient.mirror.schema import (
+    BOOKINGS,
     EVENTS,
     LISTINGS,
     MESSAGES,
@@ -25,7 +29,6 @@ from flexclient.mirror.schema import (
     TRANSACTIONS,
     USERS,
     Table,
-    create_statements,
     json_text,
     sql_value,
     timestamp,
@@ -140,15 +143,69 @@ def test_values_by_kind() -> None:
     )
 
 
-def test_the_tables_are_created_with_quoted_columns(tmp_path: Path) -> None:
-    db = sqlite3.connect(tmp_path / "t.db")
-    for statement in create_statements(TABLES):
-        db.execute(statement)
-    columns = [r[1] for r in db.execute("PRAGMA table_info(bookings)")]
-    assert {"start", "end"} <= set(columns)  # `end` is an SQL keyword
-    assert [r[1] for r in db.execute("PRAGMA table_info(events)")] == [
-        c.name for c in EVENTS.columns
-    ]
+def test_the_tables_are_created_with_quoted_columns(database_url: str) -> None:
+    store = Store(database_url)
+    try:
+        inspector = sa.inspect(store._engine)
+        schema = store.target.schema
+        columns = [c["name"] for c in inspector.get_columns("bookings", schema=schema)]
+        assert {"start", "end"} <= set(columns)  # `end` is an SQL keyword
+        events = [c["name"] for c in inspector.get_columns("events", schema=schema)]
+        assert events == [c.name for c in EVENTS.columns]
+        booking = str(uuid.uuid4())
+        store.upsert(BOOKINGS, {"id": booking, "end": "2026-01-02T00:00:00.000Z"})
+        assert store.rows("bookings")[0]["end"] == "2026-01-02T00:00:00.000Z"
+    finally:
+        store.close()
+
+
+def test_nan_and_infinities_are_refused_not_written_as_invalid_json() -> None:
+    for bad in (math.nan, math.inf, -math.inf):
+        with pytest.raises(MirrorError, match="NaN or an infinity"):
+            json_text({"a": [1, bad]})
+        with pytest.raises(MirrorError, match="not a number a database column holds"):
+            sql_value(bad, "real")
+    assert json.loads(json_text({"a": 1e308})) == {"a": 1e308}
+
+
+def test_integers_past_64_bits_are_exact_in_json_and_refused_in_a_column() -> None:
+    big = 2**63
+    assert json_text({"n": big, "m": -(2**80)}) == f'{{"m":{-(2**80)},"n":{big}}}'
+    assert sql_value(big - 1, "integer") == big - 1
+    assert sql_value(-big, "integer") == -big
+    for bad in (big, -big - 1):
+        with pytest.raises(MirrorError, match="past the 64-bit integers"):
+            sql_value(bad, "integer")
+
+
+def test_a_value_a_column_cannot_hold_names_the_resource_and_the_column() -> None:
+    with pytest.raises(MirrorError) as caught:
+        LISTINGS.row(listing(publicData={"ratio": math.nan}))
+    assert caught.value.problem.startswith(f"listing {LISTING_ID}, column public_data: ")
+    assert "NaN" in str(caught.value) and caught.value.database == ""
+
+
+def test_extended_data_nested_as_deep_as_the_client_reads_is_written_exactly() -> None:
+    depth = 1_000
+    nested: object = "bottom"
+    for i in range(depth):
+        nested = {"k": [nested, i]} if i % 2 else [nested]
+    text = json_text({"deep": nested})
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20_000)
+    try:
+        expected = json.dumps(
+            {"deep": nested}, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+        assert json.loads(text) == json.loads(expected)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert text == expected
+    # Deep and shallow are written alike: sorted keys, no spaces, text as it is.
+    shallow = {"b": [1, {"z": None, "y": True}], "a": "é\n"}
+    assert json_text(shallow) == json.dumps(
+        shallow, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
 
 
 def test_only_sqlite_urls_are_mirrored_here() -> None:
@@ -346,14 +403,14 @@ def test_each_table_reads_its_models_type_and_declared_relationships() -> None:
             assert link.relationship in declared, (table.name, link.name)
 
 
-def test_a_column_of_each_kind_has_its_sql_type_and_description() -> None:
-    types = {c.name: (c.sql_type, c.description) for c in GADGETS.columns}
-    assert types["ratio"] == ("TEXT", "exact decimal as text")
-    assert types["size_label"] == ("TEXT", "text")
-    assert types["count"] == ("INTEGER", "integer")
-    assert types["flag"] == ("INTEGER", "0 or 1")
-    assert types["weight"] == ("REAL", "real number")
-    assert types["seen_at"] == ("TEXT", "ISO-8601 UTC text")
-    assert types["tags"] == ("TEXT", "JSON text")
-    assert types["owner"] == ("TEXT", "UUID as text")
-    assert "| `ratio` | exact decimal as text |" in schema_markdown((GADGETS,))
+def test_a_column_of_each_kind_has_its_description_and_postgresql_type() -> None:
+    types = {c.name: (c.description, c.postgresql_type) for c in GADGETS.columns}
+    assert types["ratio"] == ("exact decimal as text", "`numeric`")
+    assert types["size_label"] == ("text", "`text`")
+    assert types["count"] == ("integer", "`bigint`")
+    assert types["flag"] == ("0 or 1", "`boolean`")
+    assert types["weight"] == ("real number", "`double precision`")
+    assert types["seen_at"] == ("ISO-8601 UTC text", "`timestamptz`")
+    assert types["tags"] == ("JSON text", "`jsonb`")
+    assert types["owner"] == ("UUID as text", "`uuid`")
+    assert "| `ratio` | exact decimal as text | `numeric` |" in schema_markdown((GADGETS,))

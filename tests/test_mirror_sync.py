@@ -4,14 +4,13 @@ marketplace (tests/integration/test_mirror.py runs whole syncs against the fake)
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 from dataclasses import FrozenInstanceError
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
-from flexclient import IntegrationClient, ParameterError
+from flexclient import IntegrationClient, MirrorError, ParameterError
 from flexclient.mirror import Mirror, MirrorStatus, SyncReport, status
 from flexclient.mirror._store import Store
 
@@ -134,12 +133,12 @@ def test_polling_every_10_s_is_allowed_faster_only_when_asked(tmp_path: Path) ->
         assert m.credits_per_day == 45_475
 
 
-def test_a_mirror_closes_its_database_when_its_block_ends(tmp_path: Path) -> None:
-    with Mirror(IntegrationClient("id", "secret"), f"sqlite:///{tmp_path / 'm.db'}") as m:
-        m.store.db.execute("SELECT 1")
-    with pytest.raises(sqlite3.ProgrammingError):
-        m.store.db.execute("SELECT 1")
-    other = Mirror(IntegrationClient("id", "secret"), f"sqlite:///{tmp_path / 'o.db'}")
+def test_a_mirror_closes_its_database_when_its_block_ends(database_url: str) -> None:
+    with Mirror(IntegrationClient("id", "secret"), database_url) as m:
+        assert m.store.count("users") == 0
+    with pytest.raises(MirrorError, match="closed"):
+        m.store.count("users")
+    other = Mirror(IntegrationClient("id", "secret"), database_url)
     other.close()
-    with pytest.raises(sqlite3.ProgrammingError):
-        other.store.db.execute("SELECT 1")
+    with pytest.raises(MirrorError, match="closed"):
+        other.store.count("users")

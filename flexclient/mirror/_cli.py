@@ -6,7 +6,7 @@ import argparse
 import functools
 from typing import TYPE_CHECKING
 
-from flexclient.mirror._names import DEFAULT_POLL_INTERVAL, OPTIONAL_TABLES
+from flexclient.mirror._names import DEFAULT_PG_SCHEMA, DEFAULT_POLL_INTERVAL, OPTIONAL_TABLES
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -18,6 +18,15 @@ if TYPE_CHECKING:
     MakeClient = Callable[[argparse.Namespace, bool], AbstractContextManager[BaseClient]]
 
 
+_DATABASE_HELP = "sqlite:///path/to/market.db or postgresql://user@host/database"
+# What each optional table adds to a snapshot (docs/mirror.md, "Cost").
+_SNAPSHOT_COST = {
+    "messages": "a request a transaction",
+    "availability_exceptions": "two requests a listing",
+    "stock_adjustments": "a request a listing",
+}
+
+
 def add_commands(mirror: Commands, make_client: MakeClient) -> None:
     """Add `sync` and `status` to the command line's `mirror` group."""
     sync = mirror.add(
@@ -25,14 +34,18 @@ def add_commands(mirror: Commands, make_client: MakeClient) -> None:
         "copy the marketplace (Integration API) into DATABASE, or bring it up to date",
         functools.partial(_sync, make_client=make_client),
     )
-    sync.add_argument("database", help="sqlite:///path/to/market.db")
+    sync.add_argument("database", help=_DATABASE_HELP)
     sync.add_argument("--follow", action="store_true", help="keep following the events")
     for name in OPTIONAL_TABLES:
         sync.add_argument(
             f"--{name.replace('_', '-')}",
             action="store_true",
-            help=f"also mirror {name.replace('_', ' ')} (a request a listing or transaction)",
+            help=f"also mirror {name.replace('_', ' ')} ({_SNAPSHOT_COST[name]} at a snapshot)",
         )
+    sync.add_argument(
+        "--schema",
+        help=f"PostgreSQL: the schema of the mirror's tables (default {DEFAULT_PG_SCHEMA})",
+    )
     sync.add_argument(
         "--poll-interval",
         type=float,
@@ -44,7 +57,11 @@ def add_commands(mirror: Commands, make_client: MakeClient) -> None:
     )
 
     status = mirror.add("status", "position, lag, rows and credits a day", _status)
-    status.add_argument("database", help="sqlite:///path/to/market.db")
+    status.add_argument("database", help=_DATABASE_HELP)
+    status.add_argument(
+        "--schema",
+        help=f"PostgreSQL: the schema of the mirror's tables (default {DEFAULT_PG_SCHEMA})",
+    )
 
 
 def _sync(args: argparse.Namespace, make_client: MakeClient) -> int:
@@ -61,6 +78,7 @@ def _sync(args: argparse.Namespace, make_client: MakeClient) -> int:
             stock_adjustments=args.stock_adjustments,
             poll_interval=args.poll_interval,
             allow_fast_polling=args.allow_fast_polling,
+            schema=args.schema,
         ) as mirror:
             report = mirror.follow() if args.follow else mirror.sync()
             print(report)
@@ -70,5 +88,5 @@ def _sync(args: argparse.Namespace, make_client: MakeClient) -> int:
 def _status(args: argparse.Namespace) -> int:
     from flexclient.mirror._sync import status
 
-    print(status(args.database))
+    print(status(args.database, schema=args.schema))
     return 0

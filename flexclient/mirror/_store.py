@@ -1,28 +1,43 @@
-"""The mirror's database: SQLite from the standard library, written one transaction at a time.
+"""The mirror's database, written one transaction at a time through SQLAlchemy Core.
 
 Every change the mirror makes (rows, and where it has got to) is written in one transaction:
 a sync killed at any point leaves the database as it was after the last whole step, and the
-next run goes on from there.
+next run goes on from there. A write transaction takes the database's write lock when it
+begins (SQLite's `BEGIN IMMEDIATE`, a PostgreSQL advisory lock), so that two syncs of one
+mirror take turns rather than fail halfway.
+
+The database carries the version of the schema that wrote it: an older one is brought up to
+date when it is opened (missing tables, columns and indexes added, in one transaction), a
+newer one refused. A database that holds tables of its own and is not a mirror is refused
+before anything is written to it.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Generator, Mapping, Sequence
+import re
+from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
-from flexclient._errors import ParameterError
-from flexclient.mirror._names import OPTIONAL_TABLES
-from flexclient.mirror.schema import (
-    EVENTS,
-    TABLES,
-    SqlValue,
-    Table,
-    create_statements,
+import sqlalchemy as sa
+from sqlalchemy import event, exc
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.schema import ExecutableDDLElement
+
+from flexclient._errors import MirrorError, ParameterError
+from flexclient.mirror._database import (
+    COLUMN_TYPES,
+    DEFAULT_LOCK_TIMEOUT,
+    Target,
+    create_engine,
+    explain,
+    parse_url,
 )
+from flexclient.mirror._names import OPTIONAL_TABLES
+from flexclient.mirror.schema import EVENTS, TABLES, SqlValue, Table
 
 # Where the mirror has got to: a row a key, JSON values.
 _STATE = "_flexclient_mirror"
@@ -30,7 +45,15 @@ _STATE = "_flexclient_mirror"
 _SEEN = "_flexclient_mirror_seen"
 # Rows written or deleted since a reader (the dlt source) last took them.
 _CHANGES = "_flexclient_mirror_changes"
-SCHEMA_VERSION = 1
+_OWN_TABLES = (_STATE, _SEEN, _CHANGES)
+# 1: the tables of the models. 2: an index on every column naming another resource (joins),
+# on the link tables' targets, and on the events' resources; column types of each database.
+SCHEMA_VERSION = 2
+
+_T = TypeVar("_T")
+# `\u0000` in JSON text (and not an escaped backslash before `u0000`): PostgreSQL's jsonb
+# refuses it.
+_JSON_NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
 
 
 def sqlite_path(url: str) -> str:
@@ -41,81 +64,313 @@ def sqlite_path(url: str) -> str:
     >>> sqlite_path("sqlite:////var/lib/market.db")
     '/var/lib/market.db'
     """
-    prefix = "sqlite:///"
-    if not url.startswith(prefix) or url == prefix:
-        raise ParameterError(
-            "database",
-            f"a sqlite:///path URL, not {url!r} (other databases through the dlt source:"
-            " flexclient.mirror.dlt_source, docs/mirror.md)",
+    target = parse_url(url)
+    if target.dialect != "sqlite":
+        raise ParameterError("database", f"a sqlite:///path URL, not {target.shown!r}")
+    return target.path or ":memory:"
+
+
+def _metadata(schema: str | None) -> sa.MetaData:
+    """The mirror's tables as SQLAlchemy sees them, with each database's column types."""
+    metadata = sa.MetaData(schema=schema)
+    for table in (*TABLES, EVENTS):
+        columns = [
+            sa.Column(c.name, COLUMN_TYPES[c.kind](), primary_key=c.name == "id")
+            for c in table.columns
+        ]
+        indexes = [
+            sa.Index(f"ix_{table.name}_{c.name}", c.name)
+            for c in table.columns
+            if c.path[0] == "relationships"
+        ]
+        sa.Table(table.name, metadata, *columns, *indexes)
+        for link in table.links:
+            sa.Table(
+                link.name,
+                metadata,
+                sa.Column(link.owner_column, COLUMN_TYPES["id"](), nullable=False),
+                sa.Column(link.target_column, COLUMN_TYPES["id"](), nullable=False),
+                sa.Column("position", sa.Integer, nullable=False, autoincrement=False),
+                sa.PrimaryKeyConstraint(link.owner_column, "position"),
+                sa.Index(f"ix_{link.name}_{link.target_column}", link.target_column),
+            )
+    events = metadata.tables[_qualified(schema, EVENTS.name)]
+    sa.Index("events_sequence", events.c.sequence_id, unique=True)
+    sa.Index("ix_events_resource_id", events.c.resource_id)
+    sa.Table(
+        _STATE,
+        metadata,
+        sa.Column("key", sa.Text, primary_key=True),
+        sa.Column("value", sa.Text),
+    )
+    for name in (_SEEN, _CHANGES):
+        sa.Table(
+            name,
+            metadata,
+            sa.Column("tbl", sa.Text, primary_key=True),
+            sa.Column("id", sa.Text, primary_key=True),
         )
-    return url[len(prefix) :]
+    return metadata
 
 
-def _quoted(name: str) -> str:
-    return f'"{name}"'
+def _qualified(schema: str | None, name: str) -> str:
+    return f"{schema}.{name}" if schema else name
+
+
+class _AddColumn(ExecutableDDLElement):
+    """`ALTER TABLE ... ADD COLUMN ...`, quoted and typed by the dialect (SQLAlchemy has no
+    construct of its own for it)."""
+
+    def __init__(self, column: sa.Column[Any]) -> None:
+        self.column = column
+
+
+@compiles(_AddColumn)
+def _add_column(element: _AddColumn, compiler: Any, **_kw: Any) -> str:
+    table = element.column.table
+    spec = compiler.get_column_specification(element.column)
+    return f"ALTER TABLE {compiler.preparer.format_table(table)} ADD COLUMN {spec}"
 
 
 class Store:
-    """A mirror's SQLite database."""
+    """A mirror's database (SQLite or PostgreSQL).
 
-    def __init__(self, url: str, *, create: bool = True, track_changes: bool = False) -> None:
-        path = sqlite_path(url)
-        if not create and path != ":memory:" and not Path(path).is_file():
-            raise ParameterError("database", f"no mirror at {path!r}: run `mirror sync` first")
-        # Autocommit mode: transactions are begun and ended here, explicitly.
-        self.db: sqlite3.Connection = sqlite3.connect(
-            path, isolation_level=None, check_same_thread=False
-        )
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA busy_timeout=30000")
-        self.url: str = url
+    `create=False` opens an existing mirror only (a missing one is a `ParameterError`);
+    `read_only=True` writes nothing, not even an upgrade of its schema (`mirror status`).
+    `lock_timeout` bounds the wait for another writer, in seconds.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        create: bool = True,
+        read_only: bool = False,
+        track_changes: bool = False,
+        schema: str | None = None,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+    ) -> None:
+        self.target: Target = parse_url(url, schema=schema)
+        self.url: str = self.target.shown
         self.track_changes: bool = track_changes
-        self._in_transaction = False
-        if create:
+        self.lock_timeout = lock_timeout
+        self._writing = False
+        self._depth = 0
+        path = self.target.path
+        if not create and path is not None and not Path(path).is_file():
+            raise ParameterError("database", f"no mirror at {path!r}: run `mirror sync` first")
+        if create and path is not None and not Path(path).parent.is_dir():
+            raise MirrorError(
+                self.url, f"cannot open {path}: the folder {str(Path(path).parent)!r} is missing"
+            )
+        self._created_file = path is not None and not Path(path).exists()
+        self._engine = create_engine(self.target, read_only=read_only, lock_timeout=lock_timeout)
+        self._metadata = _metadata(self.target.schema)
+        self._statements: dict[tuple[str, tuple[str, ...]], Any] = {}
+        try:
+            self._connection = self._guard(self._engine.connect)
+            if self.target.dialect == "sqlite":
+                event.listen(self._connection, "begin", self._begin_sqlite)
+            self._open(create=create and not read_only, read_only=read_only)
+        except BaseException:
+            self.close()
+            raise
+
+    # Opening: what the database is, and bringing its schema up to date.
+
+    def _open(self, *, create: bool, read_only: bool) -> None:
+        found = self._guard(self._table_names)
+        version = self._version() if _STATE in found else None
+        if version is None:
+            held = sorted(set(found) - set(_OWN_TABLES))
+            if held:
+                where = f"schema {self.target.schema!r}" if self.target.schema else "it"
+                shown = ", ".join(held[:5]) + (", ..." if len(held) > 5 else "")
+                raise MirrorError(
+                    self.url,
+                    f"not a mirror: {where} holds tables of its own ({shown}); a mirror needs a"
+                    f" database{' schema' if self.target.schema else ''} of its own, or an empty"
+                    " one. Nothing was written.",
+                )
+            if not create:
+                raise ParameterError(
+                    "database", f"no mirror in {self.url}: run `mirror sync` first"
+                )
+        elif version > SCHEMA_VERSION:
+            raise MirrorError(
+                self.url,
+                f"written by a newer flexclient (schema version {version}; this one knows up to"
+                f" {SCHEMA_VERSION}): upgrade flexclient to use it",
+            )
+        if read_only:
+            return
+        if self.target.dialect == "sqlite" and self.target.path is not None:
+            # Write-ahead logging: readers (a notebook, `mirror status`) never block a sync.
+            # (Outside any transaction, where SQLite allows the change: on the driver's own
+            # connection, which SQLAlchemy would otherwise begin a transaction on.)
+            driver = self._connection.connection.driver_connection
+            assert driver is not None
+            self._guard(lambda: driver.execute("PRAGMA journal_mode=WAL"))
+        if version is None or version < SCHEMA_VERSION or create:
             with self.transaction():
-                self.db.execute(
-                    f"CREATE TABLE IF NOT EXISTS {_STATE} (key TEXT PRIMARY KEY, value TEXT)"
-                )
-                self.db.execute(
-                    f"CREATE TABLE IF NOT EXISTS {_SEEN} (tbl TEXT, id TEXT, PRIMARY KEY (tbl, id))"
-                )
-                self.db.execute(
-                    f"CREATE TABLE IF NOT EXISTS {_CHANGES} (tbl TEXT, id TEXT,"
-                    " PRIMARY KEY (tbl, id))"
-                )
-                for statement in create_statements(TABLES):
-                    self.db.execute(statement)
-                if self.get("schema_version") is None:
-                    self.set("schema_version", SCHEMA_VERSION)
+                self._bring_up_to_date(version)
+
+    def _table_names(self) -> list[str]:
+        with self._read():
+            return sa.inspect(self._connection).get_table_names(schema=self.target.schema)
+
+    def _version(self) -> int | None:
+        value = self.get("schema_version")
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        # A state table without a version: the schema's first version wrote none at first.
+        return 1
+
+    def _bring_up_to_date(self, version: int | None) -> None:
+        """Create what is missing (tables, columns, indexes) and record the version; in the
+        caller's transaction, so an upgrade is done whole or not at all."""
+        if self.target.schema is not None:
+            self._connection.execute(sa.schema.CreateSchema(self.target.schema, if_not_exists=True))
+        inspector = sa.inspect(self._connection)
+        existing = set(inspector.get_table_names(schema=self.target.schema))
+        for table in self._metadata.sorted_tables:
+            if table.name not in existing:
+                table.create(self._connection)
+                continue
+            held = {c["name"] for c in inspector.get_columns(table.name, schema=table.schema)}
+            for column in table.columns:
+                if column.name not in held:
+                    self._connection.execute(_AddColumn(column))
+            indexes = {i["name"] for i in inspector.get_indexes(table.name, schema=table.schema)}
+            for index in table.indexes:
+                if index.name not in indexes:
+                    index.create(self._connection)
+        if version != SCHEMA_VERSION:
+            self.set("schema_version", SCHEMA_VERSION)
 
     def close(self) -> None:
-        self.db.close()
+        """Close the connection (and let go of the file)."""
+        connection = getattr(self, "_connection", None)
+        if connection is not None:
+            connection.close()
+        self._engine.dispose()
+
+    def discard_if_new(self) -> None:
+        """Close, and delete the file if this store made it and no sync got anywhere in it
+        (never caught up, not a row written): a first sync that failed at its first request
+        (bad credentials, say) leaves no empty mirror behind."""
+        path = self.target.path
+        unused = (
+            self._created_file
+            and path is not None
+            and self.text("phase") != "live"
+            and not any(self.count(name) for name in self.table_names())
+        )
+        self.close()
+        if unused and path is not None:
+            for suffix in ("", "-wal", "-shm"):
+                Path(path + suffix).unlink(missing_ok=True)
+
+    # Transactions.
+
+    def _begin_sqlite(self, connection: sa.Connection) -> None:
+        # IMMEDIATE: a write takes the lock at once, so that two syncs take turns rather than
+        # fail halfway; a read takes none.
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if self._writing else "BEGIN")
 
     @contextmanager
     def transaction(self) -> Generator[None]:
         """One write transaction; nested calls join the outer one."""
-        if self._in_transaction:
-            yield
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
             return
-        # IMMEDIATE: take the write lock at once, so that two syncs of one database take
-        # turns rather than fail halfway.
-        self.db.execute("BEGIN IMMEDIATE")
-        self._in_transaction = True
+        self._writing = True
         try:
+            transaction = self._guard(self._connection.begin)
+        finally:
+            self._writing = False
+        self._depth = 1
+        try:
+            if self.target.dialect == "postgresql":
+                self._take_turn_postgresql()
             yield
         except BaseException:
-            self.db.execute("ROLLBACK")
+            self._depth = 0
+            if transaction.is_active:
+                self._guard(transaction.rollback)
             raise
-        else:
-            self.db.execute("COMMIT")
+        self._depth = 0
+        self._guard(transaction.commit)
+
+    def _take_turn_postgresql(self) -> None:
+        # Two syncs of one mirror take turns as on SQLite: one writer at a time, the other
+        # waiting at most `lock_timeout`.
+        key = f"flexclient mirror {self.target.schema}"
+        self._query(sa.select(sa.func.set_config("lock_timeout", self._lock_ms(), True)))
+        self._query(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(key))))
+
+    def _lock_ms(self) -> str:
+        return f"{int(self.lock_timeout * 1000)}ms"
+
+    @contextmanager
+    def _read(self) -> Generator[None]:
+        """Reads outside a write transaction run in a short transaction of their own."""
+        if self._depth:
+            yield
+            return
+        transaction = self._guard(self._connection.begin)
+        try:
+            yield
         finally:
-            self._in_transaction = False
+            self._guard(transaction.rollback)
+
+    def _guard(self, call: Callable[[], _T]) -> _T:
+        """`call()`, with the database's errors told as `MirrorError`."""
+        try:
+            return call()
+        except (exc.SQLAlchemyError, OSError) as error:
+            raise explain(self.target, error, lock_timeout=self.lock_timeout) from error
+
+    def _execute(self, statement: Any, parameters: Any = None) -> list[sa.Row[Any]]:
+        """Run a statement that writes, in the transaction under way or in one of its own;
+        the rows it returns (RETURNING), read before the transaction ends."""
+        if not self._depth:
+            with self.transaction():
+                return self._execute(statement, parameters)
+
+        def run() -> list[sa.Row[Any]]:
+            result = self._connection.execute(statement, parameters)
+            return list(result.all()) if result.returns_rows else []
+
+        return self._guard(run)
+
+    def _query(self, statement: Any) -> sa.CursorResult[Any]:
+        return self._guard(lambda: self._connection.execute(statement))
+
+    def _all(self, statement: Any) -> list[sa.Row[Any]]:
+        with self._read():
+            return list(self._query(statement).all())
+
+    def _dicts(self, statement: Any) -> list[dict[str, SqlValue]]:
+        with self._read():
+            return [dict(m) for m in self._query(statement).mappings().all()]
+
+    def _table(self, name: str) -> sa.Table:
+        try:
+            return self._metadata.tables[_qualified(self.target.schema, name)]
+        except KeyError:
+            raise ParameterError("table", f"the mirror has no table {name!r}") from None
 
     # Where the mirror has got to.
 
     def get(self, key: str) -> object:
-        found = self.db.execute(f"SELECT value FROM {_STATE} WHERE key = ?", (key,)).fetchone()
-        value: object = json.loads(found[0]) if found is not None else None
+        state = self._table(_STATE)
+        found = self._all(sa.select(state.c.value).where(state.c.key == key))
+        value: object = json.loads(found[0][0]) if found else None
         return value
 
     def text(self, key: str) -> str | None:
@@ -137,166 +392,244 @@ class Store:
         return cast("dict[str, Any]", value) if isinstance(value, dict) else None
 
     def set(self, key: str, value: object) -> None:
-        self.db.execute(
-            f"INSERT INTO {_STATE} (key, value) VALUES (?, ?)"
-            " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            (key, json.dumps(value)),
+        state = self._table(_STATE)
+        statement = self._insert(state).values(key=key, value=json.dumps(value))
+        self._execute(
+            statement.on_conflict_do_update(
+                index_elements=["key"], set_={"value": statement.excluded.value}
+            )
         )
 
     def delete_state(self, prefix: str) -> None:
-        self.db.execute(f"DELETE FROM {_STATE} WHERE key LIKE ?", (prefix + "%",))
+        state = self._table(_STATE)
+        self._execute(sa.delete(state).where(state.c.key.startswith(prefix, autoescape=True)))
 
     # Rows.
+
+    def _insert(self, table: sa.Table) -> Any:
+        dialect = postgresql if self.target.dialect == "postgresql" else sqlite
+        return dialect.insert(table)
+
+    def _check(self, table: Table, row: Mapping[str, SqlValue]) -> None:
+        """Refuse, naming the row and column, text the database would refuse or garble."""
+        postgres = self.target.dialect == "postgresql"
+        for name, value in row.items():
+            if not isinstance(value, str):
+                continue
+            problem = None
+            if postgres and ("\x00" in value or _JSON_NUL.search(value)):
+                problem = "holds the NUL character, which PostgreSQL's text cannot hold"
+            elif not value.isascii():
+                try:
+                    value.encode()
+                except UnicodeEncodeError:
+                    problem = "holds a lone surrogate, which is not text a database can hold"
+            if problem:
+                raise MirrorError(
+                    self.url, f"{table.resource_type} {row.get('id')}, column {name}: {problem}"
+                )
 
     def upsert(self, table: Table, row: Mapping[str, SqlValue]) -> bool:
         """Insert or update the row; whether anything changed (a row equal to the one held
         is left as it is)."""
-        names = list(row)
-        columns = ", ".join(_quoted(n) for n in names)
-        marks = ", ".join("?" for _ in names)
-        others = [_quoted(n) for n in names if n != "id"]
-        updates = ", ".join(f"{n} = excluded.{n}" for n in others)
-        held = ", ".join(others)
-        offered = ", ".join(f"excluded.{n}" for n in others)
-        # A row of nothing but its ID has nothing to update.
-        conflict = (
-            f"DO UPDATE SET {updates} WHERE ({held}) IS NOT ({offered})" if others else "DO NOTHING"
-        )
-        cursor = self.db.execute(
-            f"INSERT INTO {table.name} ({columns}) VALUES ({marks}) ON CONFLICT(id) {conflict}",
-            [row[n] for n in names],
-        )
-        changed = cursor.rowcount > 0
-        if changed:
-            self._changed(table.name, [str(row["id"])])
+        return bool(self.upsert_many(table, [row]))
+
+    def upsert_many(self, table: Table, rows: Sequence[Mapping[str, SqlValue]]) -> list[str]:
+        """Insert or update `rows` (of one set of columns; a row given twice counts once, the
+        last); the IDs of those that changed, in one statement."""
+        by_id = {str(row["id"]): row for row in rows}
+        if not by_id:
+            return []
+        for row in by_id.values():
+            self._check(table, row)
+        names = tuple(next(iter(by_id.values())))
+        statement = self._statements.get((table.name, names))
+        if statement is None:
+            statement = self._statements[(table.name, names)] = self._upsert_statement(table, names)
+        changed = [str(r[0]) for r in self._execute(statement, [dict(r) for r in by_id.values()])]
+        self._changed(table.name, changed)
         return changed
 
+    def _upsert_statement(self, table: Table, names: tuple[str, ...]) -> Any:
+        target = self._table(table.name)
+        insert = self._insert(target).values(
+            {n: sa.bindparam(n, type_=target.c[n].type) for n in names}
+        )
+        others = [n for n in names if n != "id"]
+        # RETURNING names the row only when it was inserted or changed (a driver's rowcount
+        # is not to be relied on for an upsert).
+        if not others:
+            # A row of nothing but its ID has nothing to update.
+            return insert.on_conflict_do_nothing(index_elements=["id"]).returning(target.c.id)
+        held = sa.tuple_(*(target.c[n] for n in others))
+        offered = sa.tuple_(*(insert.excluded[n] for n in others))
+        return insert.on_conflict_do_update(
+            index_elements=["id"],
+            set_={n: insert.excluded[n] for n in others},
+            where=held.is_distinct_from(offered),
+        ).returning(target.c.id)
+
     def _changed(self, table: str, ids: Sequence[str]) -> None:
-        if self.track_changes:
-            self.db.executemany(
-                f"INSERT OR IGNORE INTO {_CHANGES} (tbl, id) VALUES (?, ?)",
-                [(table, rid) for rid in ids],
+        if self.track_changes and ids:
+            changes = self._table(_CHANGES)
+            self._execute(
+                self._insert(changes).on_conflict_do_nothing(),
+                [{"tbl": table, "id": rid} for rid in ids],
             )
 
     def changes(self, table: str) -> list[str]:
         """The IDs of `table` written or deleted since `forget_changes`."""
-        found = self.db.execute(f"SELECT id FROM {_CHANGES} WHERE tbl = ? ORDER BY id", (table,))
-        return [r[0] for r in found.fetchall()]
+        changes = self._table(_CHANGES)
+        query = sa.select(changes.c.id).where(changes.c.tbl == table).order_by(changes.c.id)
+        return [r[0] for r in self._all(query)]
 
     def forget_changes(self) -> None:
-        self.db.execute(f"DELETE FROM {_CHANGES}")
+        self._execute(sa.delete(self._table(_CHANGES)))
 
     def set_links(self, table: Table, owner: str, relationship: str, ids: Sequence[str]) -> None:
+        """`owner` links to `ids`, in that order, through `relationship`: no other."""
+        self.set_links_many(table, relationship, {owner: ids})
+
+    def set_links_many(
+        self, table: Table, relationship: str, links: Mapping[str, Sequence[str]]
+    ) -> None:
+        """Each owner in `links` links to its IDs, in their order, and to no other."""
+        if not links:
+            return
         link = next(link for link in table.links if link.relationship == relationship)
-        self.db.execute(f"DELETE FROM {link.name} WHERE {link.owner_column} = ?", (owner,))
-        self.db.executemany(
-            f"INSERT INTO {link.name} ({link.owner_column}, {link.target_column}, position)"
-            " VALUES (?, ?, ?)",
-            [(owner, target, position) for position, target in enumerate(ids)],
-        )
+        held = self._table(link.name)
+        self._execute(sa.delete(held).where(held.c[link.owner_column].in_(list(links))))
+        rows = [
+            {link.owner_column: owner, link.target_column: target, "position": position}
+            for owner, ids in links.items()
+            for position, target in enumerate(ids)
+        ]
+        if rows:
+            self._execute(sa.insert(held), rows)
 
     def delete(self, table: Table, rid: str) -> int:
         for link in table.links:
-            self.db.execute(f"DELETE FROM {link.name} WHERE {link.owner_column} = ?", (rid,))
-        deleted = self.db.execute(f"DELETE FROM {table.name} WHERE id = ?", (rid,)).rowcount
+            links = self._table(link.name)
+            self._execute(sa.delete(links).where(links.c[link.owner_column] == rid))
+        rows = self._table(table.name)
+        deleted = len(self._execute(sa.delete(rows).where(rows.c.id == rid).returning(rows.c.id)))
         if deleted:
             self._changed(table.name, [rid])
         return deleted
 
     def clear(self, name: str) -> None:
         """Delete every row of the table `name` (an optional table no longer kept)."""
-        self.db.execute(f"DELETE FROM {_quoted(name)}")
+        self._execute(sa.delete(self._table(name)))
 
     def ids_after(self, table: Table, after: str, limit: int) -> list[str]:
-        """Up to `limit` IDs of `table` greater than `after`, in order."""
-        found = self.db.execute(
-            f"SELECT id FROM {table.name} WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
-        ).fetchall()
-        return [r[0] for r in found]
+        """Up to `limit` IDs of `table` greater than `after` ("" for the first), in order."""
+        rows = self._table(table.name)
+        query = sa.select(rows.c.id).order_by(rows.c.id).limit(limit)
+        if after:
+            query = query.where(rows.c.id > after)
+        return [r[0] for r in self._all(query)]
 
     def row(self, table: Table, rid: str) -> dict[str, SqlValue] | None:
         """The row of `table` with ID `rid`, or None."""
-        cursor = self.db.execute(f"SELECT * FROM {table.name} WHERE id = ?", (rid,))
-        values = cursor.fetchone()
-        if values is None:
-            return None
-        names = [d[0] for d in cursor.description]
-        return dict(zip(names, values, strict=True))
+        rows = self._table(table.name)
+        found = self._dicts(sa.select(rows).where(rows.c.id == rid))
+        return found[0] if found else None
 
     def linked_ids(self, table: Table, relationship: str, owner: str) -> list[str]:
         """The IDs `owner` links to through `relationship`, in the API's order."""
         link = next(link for link in table.links if link.relationship == relationship)
-        found = self.db.execute(
-            f"SELECT {link.target_column} FROM {link.name} WHERE {link.owner_column} = ?"
-            " ORDER BY position",
-            (owner,),
-        ).fetchall()
-        return [r[0] for r in found]
+        links = self._table(link.name)
+        query = (
+            sa.select(links.c[link.target_column])
+            .where(links.c[link.owner_column] == owner)
+            .order_by(links.c.position)
+        )
+        return [r[0] for r in self._all(query)]
 
     def has(self, table: Table, rid: str) -> bool:
-        query = f"SELECT 1 FROM {table.name} WHERE id = ?"
-        return self.db.execute(query, (rid,)).fetchone() is not None
+        rows = self._table(table.name)
+        return bool(self._all(sa.select(rows.c.id).where(rows.c.id == rid)))
 
     def count(self, name: str) -> int:
-        found = self.db.execute(f"SELECT count(*) FROM {_quoted(name)}").fetchone()
-        return int(found[0])
+        found = self._all(sa.select(sa.func.count()).select_from(self._table(name)))
+        return int(found[0][0])
 
     def add_event(self, row: Mapping[str, SqlValue]) -> None:
-        names = list(row)
-        added = self.db.execute(
-            f"INSERT OR IGNORE INTO {EVENTS.name} ({', '.join(_quoted(n) for n in names)})"
-            f" VALUES ({', '.join('?' for _ in names)})",
-            [row[n] for n in names],
-        ).rowcount
-        if added:
+        self._check(EVENTS, row)
+        events = self._table(EVENTS.name)
+        statement = self._insert(events).values(dict(row)).on_conflict_do_nothing()
+        if self._execute(statement.returning(events.c.id)):
             self._changed(EVENTS.name, [str(row["id"])])
 
     # Images nobody refers to any more, and what a re-snapshot did not see.
 
     def missing_images(self) -> tuple[list[str], list[str]]:
         """Listings and users that refer to an image the mirror does not hold."""
-        listings = self.db.execute(
-            "SELECT DISTINCT l.listing_id FROM listing_images l"
-            " LEFT JOIN images i ON i.id = l.image_id WHERE i.id IS NULL"
-        ).fetchall()
-        users = self.db.execute(
-            "SELECT u.id FROM users u LEFT JOIN images i ON i.id = u.profile_image_id"
-            " WHERE u.profile_image_id IS NOT NULL AND i.id IS NULL"
-        ).fetchall()
-        return [r[0] for r in listings], [r[0] for r in users]
+        images, users = self._table("images"), self._table("users")
+        links = self._table("listing_images")
+        listings = (
+            sa.select(links.c.listing_id)
+            .distinct()
+            .outerjoin(images, images.c.id == links.c.image_id)
+            .where(images.c.id.is_(None))
+            .order_by(links.c.listing_id)
+        )
+        profiles = (
+            sa.select(users.c.id)
+            .outerjoin(images, images.c.id == users.c.profile_image_id)
+            .where(users.c.profile_image_id.is_not(None), images.c.id.is_(None))
+            .order_by(users.c.id)
+        )
+        return [r[0] for r in self._all(listings)], [r[0] for r in self._all(profiles)]
 
     def delete_unreferenced_images(self) -> int:
-        found = self.db.execute(
-            "SELECT id FROM images WHERE id NOT IN (SELECT image_id FROM listing_images)"
-            " AND id NOT IN (SELECT profile_image_id FROM users"
-            " WHERE profile_image_id IS NOT NULL)"
-        ).fetchall()
-        ids = [r[0] for r in found]
-        self.db.executemany("DELETE FROM images WHERE id = ?", [(rid,) for rid in ids])
-        self._changed("images", ids)
+        images, users = self._table("images"), self._table("users")
+        links = self._table("listing_images")
+        unreferenced = (
+            sa.select(images.c.id)
+            .where(images.c.id.not_in(sa.select(links.c.image_id)))
+            .where(
+                images.c.id.not_in(
+                    sa.select(users.c.profile_image_id).where(users.c.profile_image_id.is_not(None))
+                )
+            )
+        )
+        ids = [r[0] for r in self._all(unreferenced)]
+        if ids:
+            self._execute(sa.delete(images).where(images.c.id.in_(ids)))
+            self._changed("images", ids)
         return len(ids)
 
     def mark_seen(self, table: Table, ids: Sequence[str]) -> None:
-        self.db.executemany(
-            f"INSERT OR IGNORE INTO {_SEEN} (tbl, id) VALUES (?, ?)",
-            [(table.name, rid) for rid in ids],
-        )
+        if ids:
+            seen = self._table(_SEEN)
+            self._execute(
+                self._insert(seen).on_conflict_do_nothing(),
+                [{"tbl": table.name, "id": rid} for rid in ids],
+            )
 
     def unseen(self, table: Table) -> list[str]:
-        found = self.db.execute(
-            f"SELECT id FROM {table.name} WHERE id NOT IN (SELECT id FROM {_SEEN} WHERE tbl = ?)",
-            (table.name,),
-        ).fetchall()
-        return [r[0] for r in found]
+        rows, seen = self._table(table.name), self._table(_SEEN)
+        query = (
+            sa.select(rows.c.id)
+            .where(
+                sa.cast(rows.c.id, sa.Text).not_in(
+                    sa.select(seen.c.id).where(seen.c.tbl == table.name)
+                )
+            )
+            .order_by(rows.c.id)
+        )
+        return [r[0] for r in self._all(query)]
 
     def forget_seen(self) -> None:
-        self.db.execute(f"DELETE FROM {_SEEN}")
+        self._execute(sa.delete(self._table(_SEEN)))
 
     def rows(self, name: str) -> list[dict[str, SqlValue]]:
-        """Every row of a table, by ID (for comparisons and the curious)."""
-        cursor = self.db.execute(f"SELECT * FROM {_quoted(name)} ORDER BY 1, 2")
-        names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        """Every row of a table, by its first two columns (for comparisons and the curious).
+        Values are the same on every database: the text of the SQLite columns."""
+        table = self._table(name)
+        query = sa.select(table).order_by(*list(table.columns)[:2])
+        return self._dicts(query)
 
     def table_names(self) -> list[str]:
         """The mirror's tables with data a user reads (not its own bookkeeping)."""
@@ -304,3 +637,7 @@ class Store:
         names = [t.name for t in TABLES if t.name not in OPTIONAL_TABLES or kept.get(t.name)]
         links = [link.name for t in TABLES for link in t.links]
         return [*names, *links, EVENTS.name]
+
+    def all_table_names(self) -> list[str]:
+        """Every table in the mirror's database (or schema), its bookkeeping included."""
+        return sorted(self._guard(self._table_names))

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from flexclient._errors import NotFoundError, ParameterError
 from flexclient._events import FASTEST_POLL_INTERVAL, credits_per_day
+from flexclient.mirror._database import DEFAULT_LOCK_TIMEOUT
 from flexclient.mirror._names import DEFAULT_POLL_INTERVAL, OPTIONAL_TABLES
 from flexclient.mirror._store import Store
 from flexclient.mirror.schema import (
@@ -145,30 +146,40 @@ def _duration(span: dt.timedelta) -> str:
     return f"{seconds // 86_400} days"
 
 
-def status(database: str, *, clock: Callable[[], dt.datetime] = _utcnow) -> MirrorStatus:
-    """Where the mirror in `database` stands, read from the database alone (no request).
+def status(
+    database: str,
+    *,
+    schema: str | None = None,
+    clock: Callable[[], dt.datetime] = _utcnow,
+) -> MirrorStatus:
+    """Where the mirror in `database` stands, read from the database alone (no request, and
+    nothing written: a read-only copy will do).
 
     >>> print(status("sqlite:///market.db"))  # doctest: +SKIP
     """
-    store = Store(database, create=False)
+    store = Store(database, create=False, read_only=True, schema=schema)
     try:
-        synced = store.text("synced_at")
-        lag = clock() - dt.datetime.fromisoformat(synced) if synced else None
-        interval = store.get("poll_interval")
-        interval = float(interval) if isinstance(interval, int | float) else DEFAULT_POLL_INTERVAL
-        return MirrorStatus(
-            database=database,
-            phase=store.text("phase") or "empty",
-            position=store.number("position"),
-            last_event_at=store.text("last_event_at"),
-            last_synced_at=synced,
-            lag=lag,
-            rows={name: store.count(name) for name in store.table_names()},
-            poll_interval=interval,
-            credits_per_day=credits_per_day(interval),
-        )
+        return _status_of(store, clock)
     finally:
         store.close()
+
+
+def _status_of(store: Store, clock: Callable[[], dt.datetime]) -> MirrorStatus:
+    synced = store.text("synced_at")
+    lag = clock() - dt.datetime.fromisoformat(synced) if synced else None
+    interval = store.get("poll_interval")
+    interval = float(interval) if isinstance(interval, int | float) else DEFAULT_POLL_INTERVAL
+    return MirrorStatus(
+        database=store.url,
+        phase=store.text("phase") or "empty",
+        position=store.number("position"),
+        last_event_at=store.text("last_event_at"),
+        last_synced_at=synced,
+        lag=lag,
+        rows={name: store.count(name) for name in store.table_names()},
+        poll_interval=interval,
+        credits_per_day=credits_per_day(interval),
+    )
 
 
 class _Stopped(Exception):
@@ -188,6 +199,10 @@ class Mirror:
     `poll_interval` is how often `follow()` asks for new events (60 s; under 10 s only with
     `allow_fast_polling=True`). `progress` draws the snapshot's progress on `stream` (by
     default only when it is a terminal). `clock` tells the time (tests move it).
+
+    `database` is `sqlite:///path` or `postgresql://user@host/database` (the `postgres`
+    extra); a PostgreSQL mirror's tables go in the schema `schema` ("sharetribe" unless
+    told). A write waits at most `lock_timeout` seconds for another sync of the same mirror.
     """
 
     def __init__(
@@ -203,6 +218,8 @@ class Mirror:
         progress: bool | None = None,
         stream: TextIO | None = None,
         clock: Callable[[], dt.datetime] = _utcnow,
+        schema: str | None = None,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     ) -> None:
         if poll_interval < FASTEST_POLL_INTERVAL and not allow_fast_polling:
             raise ParameterError(
@@ -222,7 +239,7 @@ class Mirror:
         self._stream = stream if stream is not None else sys.stderr
         self._progress = self._stream.isatty() if progress is None else progress
         self._clock = clock
-        self.store: Store = Store(database)
+        self.store: Store = Store(database, schema=schema, lock_timeout=lock_timeout)
         self._report = SyncReport()
         self._resnapshot = False  # whether the snapshot under way deletes what it misses
 
@@ -230,8 +247,9 @@ class Mirror:
         return f"<Mirror {self.store.url} at position {self.store.number('position')}>"
 
     def close(self) -> None:
-        """Close the database."""
-        self.store.close()
+        """Close the database (a file this mirror made, and no sync got anywhere in, is
+        deleted)."""
+        self.store.discard_if_new()
 
     def __enter__(self) -> Mirror:
         return self
@@ -251,7 +269,7 @@ class Mirror:
 
     def status(self) -> MirrorStatus:
         """Where this mirror stands (see `flexclient.mirror.status`)."""
-        return status(self.store.url, clock=self._clock)
+        return _status_of(self.store, self._clock)
 
     def sync(self) -> SyncReport:
         """Bring the database up to date: a snapshot if it has none (or its position is

@@ -5,7 +5,7 @@
 >>> pipeline = dlt.pipeline("market", destination="duckdb")  # doctest: +SKIP
 >>> pipeline.run(dlt_source(integ, staging="sqlite:///market-staging.db"))  # doctest: +SKIP
 
-Each run brings the staging mirror (an SQLite file, see `Mirror`) up to date, then yields the
+Each run brings the staging mirror (see `Mirror`) up to date, then yields the
 rows written or deleted since the last run, table by table: dlt merges them by `id`, and
 deletes the rows yielded with `_deleted` set. A listing's images come as its `images` list
 (dlt makes it the child table `listings__images`) rather than a link table.
@@ -36,9 +36,9 @@ def dlt_source(
     availability_exceptions: bool = False,
     stock_adjustments: bool = False,
 ) -> Any:
-    """A dlt source of the marketplace's tables (`flexclient[dlt]`); `staging` is the SQLite
-    mirror it keeps to know what changed (keep it between runs: without it, the next run is
-    a new snapshot)."""
+    """A dlt source of the marketplace's tables (`flexclient[dlt]`); `staging` is the mirror
+    it keeps to know what changed, an SQLite or PostgreSQL URL (keep it between runs:
+    without it, the next run is a new snapshot)."""
     dlt = require("dlt", "dlt", "the dlt source")
 
     def changed_rows() -> Iterator[Any]:

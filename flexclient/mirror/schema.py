@@ -15,6 +15,7 @@ import datetime as dt
 import decimal
 import functools
 import json
+import math
 import types
 import typing
 import uuid
@@ -24,6 +25,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from flexclient._errors import MirrorError
 from flexclient._wire.value_types import LatLng, Money
 from flexclient.mirror._names import OPTIONAL_TABLES
 from flexclient.models import (
@@ -41,28 +43,24 @@ from flexclient.models import (
     User,
 )
 
-# What a column holds, as the docs describe it; the SQL type follows from it.
+# What a column holds; its type in each database follows from it (`TYPE_NAMES`).
 Kind = Literal["text", "integer", "real", "boolean", "timestamp", "decimal", "json", "id"]
-_SQL_TYPES: Mapping[Kind, str] = {
-    "text": "TEXT",
-    "integer": "INTEGER",
-    "real": "REAL",
-    "boolean": "INTEGER",
-    "timestamp": "TEXT",
-    "decimal": "TEXT",
-    "json": "TEXT",
-    "id": "TEXT",
+
+# Each kind's column type in SQLite and in PostgreSQL, as the docs' tables show them. The
+# value a program reads or writes through the mirror is the same in both (the SQLite column's).
+TYPE_NAMES: Mapping[Kind, tuple[str, str]] = {
+    "text": ("text", "`text`"),
+    "integer": ("integer", "`bigint`"),
+    "real": ("real number", "`double precision`"),
+    "boolean": ("0 or 1", "`boolean`"),
+    "timestamp": ("ISO-8601 UTC text", "`timestamptz`"),
+    "decimal": ("exact decimal as text", "`numeric`"),
+    "json": ("JSON text", "`jsonb`"),
+    "id": ("UUID as text", "`uuid`"),
 }
-_KIND_DOCS: Mapping[Kind, str] = {
-    "text": "text",
-    "integer": "integer",
-    "real": "real number",
-    "boolean": "0 or 1",
-    "timestamp": "ISO-8601 UTC text",
-    "decimal": "exact decimal as text",
-    "json": "JSON text",
-    "id": "UUID as text",
-}
+
+# The integers a column of kind "integer" holds: SQLite's and PostgreSQL's 64 bits.
+INTEGER_RANGE = range(-(2**63), 2**63)
 
 SqlValue = str | int | float | None
 
@@ -77,12 +75,14 @@ class Column:
     path: tuple[str, ...]
 
     @property
-    def sql_type(self) -> str:
-        return _SQL_TYPES[self.kind]
+    def description(self) -> str:
+        """What the column holds in SQLite (and what a program reads from either database)."""
+        return TYPE_NAMES[self.kind][0]
 
     @property
-    def description(self) -> str:
-        return _KIND_DOCS[self.kind]
+    def postgresql_type(self) -> str:
+        """The column's type in PostgreSQL."""
+        return TYPE_NAMES[self.kind][1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +129,13 @@ class Table:
                 fallback = parent.get(column.name) if parent else None
                 row[column.name] = ref if ref is not None else fallback
             else:
-                row[column.name] = _value(resource.attributes, column)
+                try:
+                    row[column.name] = _value(resource.attributes, column)
+                except MirrorError as exc:
+                    raise MirrorError(
+                        exc.database,
+                        f"{resource.type} {resource.id}, column {column.name}: {exc.problem}",
+                    ) from None
         return row
 
     def linked(self, link: LinkTable, resource: Resource) -> list[str] | None:
@@ -208,7 +214,8 @@ def _value(attributes: BaseModel, column: Column) -> SqlValue:
 
 
 def sql_value(value: object, kind: Kind) -> SqlValue:
-    """`value` as the column of `kind` stores it."""
+    """`value` as the column of `kind` stores it; a value no column could hold faithfully
+    (an integer past 64 bits, a NaN) is a `MirrorError`."""
     if value is None:
         return None
     if kind == "timestamp" and isinstance(value, dt.datetime):
@@ -217,7 +224,15 @@ def sql_value(value: object, kind: Kind) -> SqlValue:
         return json_text(value)
     if kind == "boolean":
         return int(bool(value))
-    if isinstance(value, str | int | float) and not isinstance(value, bool):
+    if isinstance(value, int) and not isinstance(value, bool):
+        if kind == "integer" and value not in INTEGER_RANGE:
+            raise MirrorError("", f"{value} is past the 64-bit integers a column holds")
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise MirrorError("", f"{value} is not a number a database column holds exactly")
+        return value
+    if isinstance(value, str):
         return value
     return str(value)
 
@@ -231,37 +246,107 @@ def timestamp(value: dt.datetime) -> str:
 
 def json_text(value: object) -> str:
     """`value` as compact JSON with sorted keys, so equal values are equal text; members of
-    the models keep the API's names."""
-    return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    the models keep the API's names. Always valid JSON: NaN and infinities, which JSON has no
+    way to write, are a `MirrorError`. Nesting as deep as the client reads is written.
+
+    >>> json_text({"b": [1, 2.5], "a": "é"})
+    '{"a":"é","b":[1,2.5]}'
+    """
+    plain = _plain(value)
+    try:
+        return json.dumps(
+            plain, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        )
+    except RecursionError:
+        # Deeper than the encoder's recursion allows: written level by level instead.
+        return _deep_json(plain)
+    except ValueError:
+        raise MirrorError("", "holds NaN or an infinity, which JSON cannot hold") from None
+
+
+def _deep_json(value: object) -> str:
+    """What `json_text` writes, with no recursion, for values nested very deep."""
+    out: list[str] = []
+    # The stack holds values still to write, and the punctuation between them.
+    stack: list[object] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Text):
+            out.append(item.text)
+        elif isinstance(item, dict):
+            members = sorted(typing.cast("dict[str, object]", item).items())
+            stack.append(_Text("}"))
+            for i, (key, member) in enumerate(reversed(members)):
+                stack.append(member)
+                stack.append(_Text(json.dumps(key, ensure_ascii=False) + ":"))
+                if i < len(members) - 1:
+                    stack.append(_Text(","))
+            stack.append(_Text("{"))
+        elif isinstance(item, list):
+            elements = typing.cast("list[object]", item)
+            stack.append(_Text("]"))
+            for i, element in enumerate(reversed(elements)):
+                stack.append(element)
+                if i < len(elements) - 1:
+                    stack.append(_Text(","))
+            stack.append(_Text("["))
+        else:
+            try:
+                out.append(json.dumps(item, ensure_ascii=False, allow_nan=False))
+            except ValueError:
+                raise MirrorError("", "holds NaN or an infinity, which JSON cannot hold") from None
+    return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _Text:
+    text: str
 
 
 def _plain(value: object) -> object:
+    """`value` as JSON's values (dicts with text keys, lists, text, numbers, booleans, None),
+    without recursion: extended data may nest as deep as the client reads."""
+    root: list[object] = [None]
+    # Each entry: the value to convert, and the container and key (or index) to put it in.
+    work: list[tuple[object, Any, Any]] = [(value, root, 0)]
+    while work:
+        item, into, key = work.pop()
+        converted, children = _plain_one(item)
+        into[key] = converted
+        work.extend(children)
+    return root[0]
+
+
+def _plain_one(value: object) -> tuple[object, list[tuple[object, Any, Any]]]:
+    """One level of `_plain`: the converted container (to be filled) and its members."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value, []
     if isinstance(value, BaseModel):
-        dumped: dict[str, object] = {}
+        members: dict[str, object] = {}
         for name, field in type(value).model_fields.items():
             member = getattr(value, name)
             if member is not None:
-                dumped[field.alias or name] = _plain(member)
-        for name, member in (value.model_extra or {}).items():
-            dumped[name] = _plain(member)
-        return dumped
+                members[field.alias or name] = member
+        members.update(value.model_extra or {})
+        return _plain_one(members)
     if isinstance(value, Money):
-        return {"amount": value.amount, "currency": value.currency}
+        return {"amount": value.amount, "currency": value.currency}, []
     if isinstance(value, LatLng):
-        return {"lat": value.lat, "lng": value.lng}
+        return {"lat": value.lat, "lng": value.lng}, []
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        return _plain_one(fields)
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in typing.cast("Mapping[object, object]", value).items()}
+        mapping = typing.cast("Mapping[object, object]", value)
+        out: dict[str, object] = {}
+        return out, [(v, out, str(k)) for k, v in mapping.items()]
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in typing.cast("Sequence[object]", value)]
+        sequence = typing.cast("Sequence[object]", value)
+        items: list[object] = [None] * len(sequence)
+        return items, [(v, items, i) for i, v in enumerate(sequence)]
     if isinstance(value, dt.datetime):
-        return timestamp(value)
-    if isinstance(value, decimal.Decimal | uuid.UUID):
-        return str(value)
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    return str(value)
+        return timestamp(value), []
+    return str(value), []
 
 
 def _one(resource: Resource, wire_names: str) -> str | None:
@@ -349,25 +434,6 @@ TABLES: tuple[Table, ...] = (
 BY_RESOURCE_TYPE: Mapping[str, Table] = {t.resource_type: t for t in TABLES}
 
 
-def create_statements(tables: Sequence[Table]) -> list[str]:
-    """`CREATE TABLE IF NOT EXISTS` for `tables`, their link tables and the events log."""
-    statements: list[str] = []
-    for table in (*tables, EVENTS):
-        columns = ", ".join(
-            f'"{c.name}" {c.sql_type}{" PRIMARY KEY" if c.name == "id" else ""}'
-            for c in table.columns
-        )
-        statements.append(f"CREATE TABLE IF NOT EXISTS {table.name} ({columns})")
-        for link in table.links:
-            statements.append(
-                f"CREATE TABLE IF NOT EXISTS {link.name} ({link.owner_column} TEXT NOT NULL,"
-                f" {link.target_column} TEXT NOT NULL, position INTEGER NOT NULL,"
-                f" PRIMARY KEY ({link.owner_column}, position))"
-            )
-    statements.append("CREATE UNIQUE INDEX IF NOT EXISTS events_sequence ON events (sequence_id)")
-    return statements
-
-
 def schema_markdown(tables: Sequence[Table] = TABLES) -> str:
     """The tables and their columns as Markdown (docs/mirror.md shows this, kept equal to it
     by a test)."""
@@ -375,9 +441,9 @@ def schema_markdown(tables: Sequence[Table] = TABLES) -> str:
     for table in (*tables, EVENTS):
         note = " (optional)" if table.optional else ""
         out.append(f"### `{table.name}`{note}\n")
-        out.append("| column | holds |")
-        out.append("|---|---|")
-        out.extend(f"| `{c.name}` | {c.description} |" for c in table.columns)
+        out.append("| column | holds (SQLite) | PostgreSQL |")
+        out.append("|---|---|---|")
+        out.extend(f"| `{c.name}` | {c.description} | {c.postgresql_type} |" for c in table.columns)
         for link in table.links:
             out.append(
                 f"\nLink table `{link.name}`: `{link.owner_column}`, `{link.target_column}`,"

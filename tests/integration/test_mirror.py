@@ -16,13 +16,13 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from flexclient import IntegrationClient, MarketplaceClient, Money, ParameterError
+from flexclient import IntegrationClient, MarketplaceClient, MirrorError, Money, ParameterError
 from flexclient._cli import main as cli_main
 from flexclient.mirror import Mirror, status
 from flexclient.mirror._store import Store
@@ -49,28 +49,28 @@ def integration(fake: FakeMarketplace) -> IntegrationClient:
     )
 
 
-def mirror(fake: FakeMarketplace, path: Path, **options: Any) -> Mirror:
+def mirror(fake: FakeMarketplace, database: str, **options: Any) -> Mirror:
     # The mirror tells the time by the fake's clock, which tests move forward.
-    return Mirror(integration(fake), f"sqlite:///{path}", clock=lambda: fake.now, **options)
+    return Mirror(integration(fake), database, clock=lambda: fake.now, **options)
 
 
-def contents(path: Path) -> dict[str, list[tuple[Any, ...]]]:
-    db = sqlite3.connect(path)
+def contents(database: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table's rows (the same values on every database), in a stable order."""
+    store = Store(database, create=False, read_only=True)
     try:
-        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         return {
-            name: sorted(db.execute(f'SELECT * FROM "{name}"').fetchall(), key=repr)
-            for name in sorted(names)
+            name: sorted((tuple(r.values()) for r in store.rows(name)), key=repr)
+            for name in store.all_table_names()
             if name not in _NOT_COMPARED
         }
     finally:
-        db.close()
+        store.close()
 
 
-def fresh_snapshot(fake: FakeMarketplace, path: Path, **options: Any) -> dict[str, Any]:
-    with mirror(fake, path, **options) as m:
+def fresh_snapshot(fake: FakeMarketplace, database: str, **options: Any) -> dict[str, Any]:
+    with mirror(fake, database, **options) as m:
         assert m.sync().snapshot == "first sync"
-    return contents(path)
+    return contents(database)
 
 
 @pytest.fixture
@@ -80,9 +80,9 @@ def demo() -> Iterator[FakeMarketplace]:
 
 
 def test_a_snapshot_holds_every_row_as_the_api_returns_it(
-    demo: FakeMarketplace, tmp_path: Path
+    demo: FakeMarketplace, database_url: str
 ) -> None:
-    db = tmp_path / "market.db"
+    db = database_url
     integ = integration(demo)
     with mirror(demo, db) as m:
         report = m.sync()
@@ -92,7 +92,7 @@ def test_a_snapshot_holds_every_row_as_the_api_returns_it(
     assert listings.meta.total_items == len(contents(db)["listings"])
     assert report.upserted["listings"] == listings.meta.total_items
 
-    store = Store(f"sqlite:///{db}", create=False)
+    store = Store(db, create=False)
     rows = {r["id"]: r for r in store.rows("listings")}
     for found in listings.data[:20]:
         shown = integ.listings.show({"id": found.id, "include": ["author", "images"]}).data.data
@@ -110,11 +110,8 @@ def test_a_snapshot_holds_every_row_as_the_api_returns_it(
             == a.created_at.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
         )
         assert row["author_id"] == str(shown.author.id)
-        linked = store.db.execute(
-            "SELECT image_id FROM listing_images WHERE listing_id = ? ORDER BY position",
-            (row["id"],),
-        ).fetchall()
-        assert [r[0] for r in linked] == [str(i.id) for i in shown.images]
+        linked = store.linked_ids(LISTINGS, "images", str(row["id"]))
+        assert linked == [str(i.id) for i in shown.images]
     users = {r["id"]: r for r in store.rows("users")}
     for user in integ.users.query({}).data.data:
         shown_user = integ.users.show({"id": user.id, "include": ["profileImage"]}).data.data
@@ -228,8 +225,10 @@ def _user(fake: FakeMarketplace, email: str) -> MarketplaceClient:
     return sdk
 
 
-def test_changes_through_both_apis_reach_the_mirror(demo: FakeMarketplace, tmp_path: Path) -> None:
-    db = tmp_path / "market.db"
+def test_changes_through_both_apis_reach_the_mirror(
+    demo: FakeMarketplace, database_url: str, new_database: Callable[[], str]
+) -> None:
+    db = database_url
     every_table = {"messages": True, "availability_exceptions": True, "stock_adjustments": True}
     with mirror(demo, db, **every_table) as m:
         m.sync()
@@ -247,7 +246,7 @@ def test_changes_through_both_apis_reach_the_mirror(demo: FakeMarketplace, tmp_p
     assert first.upserted["transactions"] >= 1 and first.upserted["bookings"] >= 1
     assert second.deleted.get("listings") == 1 and second.deleted.get("users") == 1
 
-    store = Store(f"sqlite:///{db}", create=False)
+    store = Store(db, create=False)
     listing = {r["id"]: r for r in store.rows("listings")}
     assert listing[str(ids["renamed"])]["title"] == "Renamed in the mirror test"
     assert listing[str(ids["closed"])]["state"] == "closed"
@@ -270,15 +269,15 @@ def test_changes_through_both_apis_reach_the_mirror(demo: FakeMarketplace, tmp_p
     exceptions = contents(db)["availability_exceptions"]
     assert [(r[1], r[-1]) for r in exceptions] == [(0, str(ids["room"]))]
     # What followed the changes equals a copy made now.
-    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db", **every_table)
+    assert contents(db) == fresh_snapshot(demo, new_database(), **every_table)
 
 
 def test_changes_to_tables_a_mirror_does_not_keep_are_left_out(
-    demo: FakeMarketplace, tmp_path: Path
+    demo: FakeMarketplace, database_url: str, new_database: Callable[[], str]
 ) -> None:
     # Stock adjustments and availability exceptions are made, with events of their own; a
     # mirror that keeps neither table passes those events by.
-    db = tmp_path / "market.db"
+    db = database_url
     with mirror(demo, db) as m:
         m.sync()
         change_everything(demo)
@@ -287,11 +286,11 @@ def test_changes_to_tables_a_mirror_does_not_keep_are_left_out(
     kept = contents(db)
     for name in ("stock_adjustments", "availability_exceptions", "messages"):
         assert name not in report.upserted and kept.get(name, []) == []
-    assert kept == fresh_snapshot(demo, tmp_path / "fresh.db")
+    assert kept == fresh_snapshot(demo, new_database())
 
 
-def test_a_second_sync_changes_nothing(demo: FakeMarketplace, tmp_path: Path) -> None:
-    db = tmp_path / "market.db"
+def test_a_second_sync_changes_nothing(demo: FakeMarketplace, database_url: str) -> None:
+    db = database_url
     with mirror(demo, db) as m:
         m.sync()
         before = contents(db)
@@ -327,9 +326,12 @@ class WriteBudget:
 
 
 def test_a_crash_at_any_write_loses_and_repeats_nothing(
-    demo: FakeMarketplace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo: FakeMarketplace,
+    database_url: str,
+    new_database: Callable[[], str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    db = tmp_path / "market.db"
+    db = database_url
     rng = random.Random(20261126)
     budget = WriteBudget(monkeypatch, 0)
     crashes = 0
@@ -342,7 +344,7 @@ def test_a_crash_at_any_write_loses_and_repeats_nothing(
         except Crash:
             crashes += 1
             # An interrupted run leaves no transaction open: the next one starts cleanly.
-            m.store.db.close()
+            m.close()
             if crashes == 3 and not changed:
                 change_everything(demo)
                 changed = True
@@ -356,7 +358,7 @@ def test_a_crash_at_any_write_loses_and_repeats_nothing(
     budget.lift()
     with mirror(demo, db, messages=True) as m:
         m.sync()
-    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db", messages=True)
+    assert contents(db) == fresh_snapshot(demo, new_database(), messages=True)
 
 
 _SYNC_SCRIPT = """
@@ -369,21 +371,19 @@ with Mirror(client, sys.argv[1], messages=True) as m:
 """
 
 
-def _progress(db: Path) -> tuple[int, int]:
-    """Rows written and the saved position, read beside the running sync (as WAL allows)."""
+def _progress(database: str) -> tuple[int, int]:
+    """Rows written and the saved position, read beside the running sync."""
     try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as reader:
-            rows = sum(
-                reader.execute(f"SELECT count(*) FROM {name}").fetchone()[0]
-                for name in ("users", "listings", "transactions", "messages")
-            )
-            found = reader.execute(
-                "SELECT value FROM _flexclient_mirror WHERE key = 'position'"
-            ).fetchone()
-            position = int(found[0]) if found is not None and found[0] != "null" else 0
-            return rows, position
-    except sqlite3.Error:
+        reader = Store(database, create=False, read_only=True, lock_timeout=5)
+    except (MirrorError, ParameterError):
+        return 0, 0  # not made yet
+    try:
+        names = ("users", "listings", "transactions", "messages")
+        return sum(reader.count(name) for name in names), reader.number("position") or 0
+    except MirrorError:
         return 0, 0
+    finally:
+        reader.close()
 
 
 def _run_until(command: list[str], env: dict[str, str], done: Any) -> bool:
@@ -405,9 +405,9 @@ def _run_until(command: list[str], env: dict[str, str], done: Any) -> bool:
 
 
 def test_kill_9_at_random_moments_ends_equal_to_a_fresh_snapshot(
-    demo: FakeMarketplace, tmp_path: Path
+    demo: FakeMarketplace, database_url: str, new_database: Callable[[], str]
 ) -> None:
-    db = tmp_path / "market.db"
+    db = database_url
     env = {
         **os.environ,
         "ID": demo.client_id,
@@ -415,7 +415,7 @@ def test_kill_9_at_random_moments_ends_equal_to_a_fresh_snapshot(
         "URL": demo.url,
         "PYTHONPATH": os.pathsep.join(sys.path),
     }
-    command = [sys.executable, "-c", _SYNC_SCRIPT, f"sqlite:///{db}"]
+    command = [sys.executable, "-c", _SYNC_SCRIPT, db]
     rng = random.Random(9)
     integ = integration(demo)
     killed = 0
@@ -432,16 +432,20 @@ def test_kill_9_at_random_moments_ends_equal_to_a_fresh_snapshot(
         killed += _run_until(command, env, lambda b=before: _progress(db)[1] > b)
     assert killed >= 5
     subprocess.run(command, env=env, check=True, timeout=120)
-    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db", messages=True)
+    assert contents(db) == fresh_snapshot(demo, new_database(), messages=True)
 
 
-def test_a_position_older_than_the_events_kept_takes_a_new_snapshot(tmp_path: Path) -> None:
+def test_a_position_older_than_the_events_kept_takes_a_new_snapshot(
+    database_url: str, new_database: Callable[[], str]
+) -> None:
     with FakeMarketplace(seed="demo", event_retention=dt.timedelta(days=7)) as demo:
-        _away_past_retention(demo, tmp_path)
+        _away_past_retention(demo, database_url, new_database)
 
 
-def _away_past_retention(demo: FakeMarketplace, tmp_path: Path) -> None:
-    db = tmp_path / "market.db"
+def _away_past_retention(
+    demo: FakeMarketplace, database_url: str, new_database: Callable[[], str]
+) -> None:
+    db = database_url
     host, room, _guest = hosted_room(demo)
     draft = host.own_listings.create_draft({"title": "Gone while away"}).data.data
     with mirror(demo, db) as m:
@@ -456,13 +460,13 @@ def _away_past_retention(demo: FakeMarketplace, tmp_path: Path) -> None:
     assert report.deleted.get("listings") == 1
     rows = {r[0]: r for r in contents(db)["listings"]}
     assert str(draft.id) not in rows
-    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db")
+    assert contents(db) == fresh_snapshot(demo, new_database())
 
 
-def test_a_long_absence_with_every_event_kept_needs_no_new_snapshot(tmp_path: Path) -> None:
+def test_a_long_absence_with_every_event_kept_needs_no_new_snapshot(database_url: str) -> None:
     with FakeMarketplace(seed="demo", event_retention=None) as fake:
         _host, room, _guest = hosted_room(fake)
-        with mirror(fake, tmp_path / "market.db") as m:
+        with mirror(fake, database_url) as m:
             m.sync()
             integration(fake).listings.update({"id": room.id, "title": "Before"})
             m.sync()
@@ -476,8 +480,8 @@ def test_a_long_absence_with_every_event_kept_needs_no_new_snapshot(tmp_path: Pa
     assert report.requests == 2
 
 
-def test_follow_commits_each_batch_before_waiting(demo: FakeMarketplace, tmp_path: Path) -> None:
-    db = tmp_path / "market.db"
+def test_follow_commits_each_batch_before_waiting(demo: FakeMarketplace, database_url: str) -> None:
+    db = database_url
     stop = threading.Event()
     integ = integration(demo)
     listing = integ.listings.query({"perPage": 1}).data.data[0]
@@ -487,17 +491,15 @@ def test_follow_commits_each_batch_before_waiting(demo: FakeMarketplace, tmp_pat
     follower.start()
     try:
         integ.listings.update({"id": listing.id, "title": "Seen while following"})
-        reader = sqlite3.connect(db, timeout=30)
+        reader = Store(db, create=False, read_only=True)
         row = None
         for _ in range(400):  # a bounded wait for the change, not a timing
-            row = reader.execute(
-                "SELECT title FROM listings WHERE id = ?", (str(listing.id),)
-            ).fetchone()
-            if row is not None and row[0] == "Seen while following":
+            row = reader.row(LISTINGS, str(listing.id))
+            if row is not None and row["title"] == "Seen while following":
                 break
             time.sleep(0.05)
         reader.close()
-        assert row is not None and row[0] == "Seen while following"
+        assert row is not None and row["title"] == "Seen while following"
     finally:
         stop.set()
         follower.join(timeout=60)
@@ -506,20 +508,22 @@ def test_follow_commits_each_batch_before_waiting(demo: FakeMarketplace, tmp_pat
     assert reports[0].events >= 1
 
 
-def test_bad_options_fail_before_any_request(demo: FakeMarketplace, tmp_path: Path) -> None:
+def test_bad_options_fail_before_any_request(
+    demo: FakeMarketplace, database_url: str, tmp_path: Path
+) -> None:
     with pytest.raises(ParameterError, match="poll_interval") as polled:
-        mirror(demo, tmp_path / "m.db", poll_interval=5)
+        mirror(demo, database_url, poll_interval=5)
     assert "allow_fast_polling=True" in str(polled.value)
     with pytest.raises(ParameterError, match="database"):
-        Mirror(integration(demo), "postgresql://db/market")
+        Mirror(integration(demo), "mysql://db/market")
     with pytest.raises(ParameterError, match="no mirror at"):
         status(f"sqlite:///{tmp_path / 'none.db'}")
 
 
 def test_an_optional_table_turned_on_later_takes_a_new_snapshot_and_off_empties_it(
-    demo: FakeMarketplace, tmp_path: Path
+    demo: FakeMarketplace, database_url: str
 ) -> None:
-    db = tmp_path / "market.db"
+    db = database_url
     with mirror(demo, db) as m:
         m.sync()
     assert "messages" not in contents(db) or contents(db)["messages"] == []
@@ -533,9 +537,9 @@ def test_an_optional_table_turned_on_later_takes_a_new_snapshot_and_off_empties_
 
 
 def test_status_tells_position_lag_rows_and_credits_a_day(
-    demo: FakeMarketplace, tmp_path: Path
+    demo: FakeMarketplace, database_url: str
 ) -> None:
-    db = tmp_path / "market.db"
+    db = database_url
     with mirror(demo, db, stock_adjustments=True) as m:
         m.sync()
         integration(demo).listings.update(
@@ -554,8 +558,8 @@ def test_status_tells_position_lag_rows_and_credits_a_day(
     assert f"position {report.position}" in str(now)
 
 
-def test_the_command_line_syncs_and_tells_the_status(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'market.db'}"
+def test_the_command_line_syncs_and_tells_the_status(database_url: str, tmp_path: Path) -> None:
+    url = database_url
     run = [sys.executable, "-m", "flexclient"]
     synced = subprocess.run(
         [*run, "--fake", "mirror", "sync", url], capture_output=True, text=True, check=True
@@ -572,7 +576,7 @@ def test_the_command_line_syncs_and_tells_the_status(tmp_path: Path) -> None:
     assert missing.returncode == 1 and "run `mirror sync` first" in missing.stderr
 
 
-def test_rows_made_in_one_millisecond_beyond_a_page_are_all_copied(tmp_path: Path) -> None:
+def test_rows_made_in_one_millisecond_beyond_a_page_are_all_copied(database_url: str) -> None:
     with FakeMarketplace() as fake:
         integ = integration(fake)
         author = fake.add_user("many@example.com", "pass-word-1")
@@ -587,10 +591,10 @@ def test_rows_made_in_one_millisecond_beyond_a_page_are_all_copied(tmp_path: Pat
         # Made long enough ago that the catch-up does not replay their events: the snapshot
         # alone must read them.
         fake.advance(dt.timedelta(hours=1))
-        with mirror(fake, tmp_path / "market.db") as m:
+        with mirror(fake, database_url) as m:
             report = m.sync()
     assert report.upserted["listings"] == 232
-    titles = {r[1] for r in contents(tmp_path / "market.db")["listings"]}
+    titles = {r[1] for r in contents(database_url)["listings"]}
     assert {"Before", "After", "Same 0", "Same 229"} <= titles and len(titles) == 232
 
 
@@ -604,9 +608,9 @@ def _market(fake: FakeMarketplace, listings: int) -> IntegrationClient:
 
 
 def test_a_snapshot_killed_mid_table_resumes_where_it_stopped(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database_url: str, new_database: Callable[[], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "market.db"
+    db = database_url
     with FakeMarketplace() as fake:
         _market(fake, 130)
         # The user, a page of listings, part of the next.
@@ -614,7 +618,7 @@ def test_a_snapshot_killed_mid_table_resumes_where_it_stopped(
         m = mirror(fake, db)
         with pytest.raises(Crash):
             m.sync()
-        m.store.db.close()
+        m.close()
         budget.lift()
         before = len(fake.requests)
         with mirror(fake, db) as again:
@@ -624,16 +628,18 @@ def test_a_snapshot_killed_mid_table_resumes_where_it_stopped(
         assert report.upserted == {"listings": 30} and report.snapshot == "first sync"
         read = [p.rsplit("/", 2)[1] for _, p in fake.requests[before:] if p.endswith("s/query")]
         assert [r for r in read if r != "events"] == ["listings", "transactions"]
-        assert contents(db) == fresh_snapshot(fake, tmp_path / "fresh.db")
+        assert contents(db) == fresh_snapshot(fake, new_database())
 
 
-def test_progress_is_drawn_only_when_asked_or_on_a_terminal(tmp_path: Path) -> None:
+def test_progress_is_drawn_only_when_asked_or_on_a_terminal(
+    database_url: str, new_database: Callable[[], str]
+) -> None:
     with FakeMarketplace() as fake:
         _market(fake, 3)
         drawn, quiet = io.StringIO(), io.StringIO()
-        with mirror(fake, tmp_path / "a.db", progress=True, stream=drawn) as m:
+        with mirror(fake, database_url, progress=True, stream=drawn) as m:
             m.sync()
-        with mirror(fake, tmp_path / "b.db", stream=quiet) as m:  # not a terminal
+        with mirror(fake, new_database(), stream=quiet) as m:  # not a terminal
             m.sync()
     lines = drawn.getvalue().split("\n")
     assert lines[0].startswith("\rsnapshot: users ") and lines[0].endswith(
@@ -645,10 +651,10 @@ def test_progress_is_drawn_only_when_asked_or_on_a_terminal(tmp_path: Path) -> N
     assert quiet.getvalue() == ""
 
 
-def test_a_mirror_tells_its_position_and_what_following_costs(tmp_path: Path) -> None:
+def test_a_mirror_tells_its_position_and_what_following_costs(database_url: str) -> None:
     with FakeMarketplace() as fake:
         _market(fake, 2)
-        url = f"sqlite:///{tmp_path / 'market.db'}"
+        url = database_url
         with Mirror(integration(fake), url, poll_interval=30, clock=lambda: fake.now) as m:
             assert repr(m) == f"<Mirror {url} at position None>"
             report = m.sync()
@@ -665,39 +671,41 @@ class _CtrlC(threading.Event):
         raise KeyboardInterrupt
 
 
-def test_ctrl_c_ends_following_but_interrupts_a_sync(tmp_path: Path) -> None:
+def test_ctrl_c_ends_following_but_interrupts_a_sync(
+    database_url: str, new_database: Callable[[], str]
+) -> None:
     with FakeMarketplace() as fake:
         _market(fake, 2)
-        db = tmp_path / "market.db"
+        db = database_url
         with mirror(fake, db) as m:
             report = m.follow(_CtrlC())
         # Caught up, then stopped while waiting: what was read is kept.
         assert report.upserted["listings"] == 2 and report.position is not None
-        assert status(f"sqlite:///{db}").phase == "live"
+        assert status(db).phase == "live"
 
         def interrupted() -> dt.datetime:
             raise KeyboardInterrupt
 
         with (
-            Mirror(integration(fake), f"sqlite:///{tmp_path / 'other.db'}", clock=interrupted) as m,
+            Mirror(integration(fake), new_database(), clock=interrupted) as m,
             pytest.raises(KeyboardInterrupt),
         ):
             m.sync()
 
 
-def test_no_events_kept_at_all_after_a_long_absence_takes_a_new_snapshot(tmp_path: Path) -> None:
+def test_no_events_kept_at_all_after_a_long_absence_takes_a_new_snapshot(database_url: str) -> None:
     with FakeMarketplace(event_retention=dt.timedelta(days=7)) as fake:
         _market(fake, 2)
-        with mirror(fake, tmp_path / "market.db") as m:
+        with mirror(fake, database_url) as m:
             m.sync()
             fake.advance(dt.timedelta(days=8))  # every event gone, none since
             report = m.sync()
     assert report.snapshot == "position older than the events kept"
 
 
-def test_images_added_later_are_read_with_their_listing_or_user(tmp_path: Path) -> None:
+def test_images_added_later_are_read_with_their_listing_or_user(database_url: str) -> None:
     with FakeMarketplace() as fake:
-        db = tmp_path / "market.db"
+        db = database_url
         host = _user(fake, "host@example.com")
         room = host.own_listings.create({"title": "Room"}).data.data
         with mirror(fake, db) as m:
@@ -717,10 +725,10 @@ def test_images_added_later_are_read_with_their_listing_or_user(tmp_path: Path) 
     assert {r[0] for r in contents(db)["images"]} == {str(face.id)}
 
 
-def test_after_six_days_away_a_sync_checks_that_no_event_is_lost(tmp_path: Path) -> None:
+def test_after_six_days_away_a_sync_checks_that_no_event_is_lost(database_url: str) -> None:
     with FakeMarketplace(event_retention=None) as fake:
         _market(fake, 1)
-        with mirror(fake, tmp_path / "market.db") as m:
+        with mirror(fake, database_url) as m:
             m.sync()
             fake.advance(dt.timedelta(days=5, hours=23))
             assert m.sync().requests == 1  # the events query
@@ -734,10 +742,10 @@ def test_after_six_days_away_a_sync_checks_that_no_event_is_lost(tmp_path: Path)
     assert report.requests == 2 and report.snapshot is None
 
 
-def test_a_mirror_that_lost_its_saved_times_takes_a_new_snapshot(tmp_path: Path) -> None:
+def test_a_mirror_that_lost_its_saved_times_takes_a_new_snapshot(database_url: str) -> None:
     with FakeMarketplace() as fake:
         _market(fake, 1)
-        with mirror(fake, tmp_path / "market.db") as m:
+        with mirror(fake, database_url) as m:
             m.sync()
             # Nothing then tells how old the position is: it cannot be trusted.
             with m.store.transaction():
@@ -747,8 +755,8 @@ def test_a_mirror_that_lost_its_saved_times_takes_a_new_snapshot(tmp_path: Path)
     assert report.snapshot == "position older than the events kept"
 
 
-def test_a_snapshot_reads_each_listings_exceptions_and_stock_adjustments(tmp_path: Path) -> None:
-    db = tmp_path / "market.db"
+def test_a_snapshot_reads_each_listings_exceptions_and_stock_adjustments(database_url: str) -> None:
+    db = database_url
     with FakeMarketplace() as fake:
         host, room, _guest = hosted_room(fake)
         integration(fake).stock.compare_and_set(
@@ -789,11 +797,11 @@ class _StopAfter(threading.Event):
         return self.waits > self.polls
 
 
-def test_follow_polls_until_stopped_and_applies_every_page_of_events(tmp_path: Path) -> None:
+def test_follow_polls_until_stopped_and_applies_every_page_of_events(database_url: str) -> None:
     with FakeMarketplace() as fake:
         integ = _market(fake, 3)
         listings = integ.listings.query({}).data.data
-        db = tmp_path / "market.db"
+        db = database_url
         with mirror(fake, db) as m:
             m.sync()
             # More than a page of events (100) to catch up on.
@@ -808,12 +816,12 @@ def test_follow_polls_until_stopped_and_applies_every_page_of_events(tmp_path: P
 
 
 def test_a_sync_stopped_between_batches_has_not_caught_up(
-    demo: FakeMarketplace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo: FakeMarketplace, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A batch of a full page of events is written with its position, but the mirror has
     # caught up (and synced) only once the feed has nothing more: a sync stopped after the
     # first of two batches still says when it last was whole.
-    db = tmp_path / "market.db"
+    db = database_url
     with mirror(demo, db) as m:
         m.sync()
         before = m.status()
@@ -835,7 +843,7 @@ def test_a_sync_stopped_between_batches_has_not_caught_up(
 
 
 def test_a_resource_gone_before_its_image_is_read_does_not_hold_up_the_next(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Two users take new profile images and two listings new images; a hundred events later
     # the first user's draft is discarded and the user deletes their account. The first
@@ -843,7 +851,7 @@ def test_a_resource_gone_before_its_image_is_read_does_not_hold_up_the_next(
     # each is gone (their deletions come in the next batch), the second's image is read all
     # the same, and is there once that batch is written, whatever becomes of the next.
     with FakeMarketplace() as fake:
-        db = tmp_path / "market.db"
+        db = database_url
         first, second = _user(fake, "first@example.com"), _user(fake, "second@example.com")
         room = second.own_listings.create({"title": "Room"}).data.data
         draft = first.own_listings.create_draft({"title": "Draft"}).data.data
@@ -879,7 +887,7 @@ def test_a_resource_gone_before_its_image_is_read_does_not_hold_up_the_next(
 
 
 def test_six_days_count_from_the_last_event_when_it_is_newer_than_the_catch_up(
-    tmp_path: Path,
+    database_url: str,
 ) -> None:
     # A catch-up vouches for the events made until ten minutes before it (a margin for the
     # server's clock); an event read in that margin is newer still, and the six days are
@@ -887,7 +895,7 @@ def test_six_days_count_from_the_last_event_when_it_is_newer_than_the_catch_up(
     with FakeMarketplace(event_retention=None) as fake:
         _market(fake, 1)
         host = _user(fake, "host@example.com")
-        with mirror(fake, tmp_path / "market.db") as m:
+        with mirror(fake, database_url) as m:
             m.sync()
             fake.advance(dt.timedelta(hours=1))
             host.own_listings.create({"title": "Made a minute before the catch-up"})
@@ -898,7 +906,7 @@ def test_six_days_count_from_the_last_event_when_it_is_newer_than_the_catch_up(
     assert report.requests == 1  # the events query alone: not six days since that event
 
 
-def test_a_first_sync_replays_the_events_of_its_last_ten_minutes(tmp_path: Path) -> None:
+def test_a_first_sync_replays_the_events_of_its_last_ten_minutes(database_url: str) -> None:
     # The snapshot reads what is there; the events of the ten minutes before it are read
     # again (the server's clock may be behind ours), older ones are not.
     with FakeMarketplace() as fake:
@@ -907,17 +915,17 @@ def test_a_first_sync_replays_the_events_of_its_last_ten_minutes(tmp_path: Path)
         fake.advance(dt.timedelta(minutes=1))
         host.own_listings.create({"title": "Nine and a half minutes before"})
         fake.advance(dt.timedelta(minutes=9, seconds=30))
-        with mirror(fake, tmp_path / "market.db") as m:
+        with mirror(fake, database_url) as m:
             report = m.sync()
     assert report.snapshot == "first sync" and report.events == 1
 
 
 def test_a_new_snapshot_replays_from_its_own_mark_not_the_old_position(
-    demo: FakeMarketplace, tmp_path: Path
+    demo: FakeMarketplace, database_url: str, new_database: Callable[[], str]
 ) -> None:
     # Turning a table on takes a new snapshot, which reads everything as it is now: the
     # changes made since the last sync, an hour ago, are in it, not replayed after it.
-    db = tmp_path / "market.db"
+    db = database_url
     integ = integration(demo)
     listing = integ.listings.query({"perPage": 1}).data.data[0]
     with mirror(demo, db) as m:
@@ -929,15 +937,18 @@ def test_a_new_snapshot_replays_from_its_own_mark_not_the_old_position(
     with mirror(demo, db, messages=True) as m:
         report = m.sync()
     assert report.snapshot == "messages added" and report.events == 0
-    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db", messages=True)
+    assert contents(db) == fresh_snapshot(demo, new_database(), messages=True)
 
 
 def test_a_snapshot_killed_in_a_table_read_per_parent_resumes_at_the_next_parent(
-    demo: FakeMarketplace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo: FakeMarketplace,
+    database_url: str,
+    new_database: Callable[[], str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Messages are read transaction by transaction, each transaction's written with the
     # transaction it has got to: a run killed after three reads the rest, not all again.
-    db = tmp_path / "market.db"
+    db = database_url
     show, shown = Mirror._show_progress, {"messages": 0}  # pyright: ignore[reportPrivateUsage]
 
     def crashing(self: Mirror, table: Any) -> None:
@@ -951,7 +962,7 @@ def test_a_snapshot_killed_in_a_table_read_per_parent_resumes_at_the_next_parent
     m = mirror(demo, db, messages=True)
     with pytest.raises(Crash):
         m.sync()
-    m.store.db.close()
+    m.close()
     monkeypatch.setattr(Mirror, "_show_progress", show)
     transactions = len(contents(db)["transactions"])
     before = len(demo.requests)
@@ -959,16 +970,16 @@ def test_a_snapshot_killed_in_a_table_read_per_parent_resumes_at_the_next_parent
         again.sync()
     read = [p for _, p in demo.requests[before:] if p.endswith("/messages/query")]
     assert transactions > 3 and len(read) == transactions - 3
-    assert contents(db) == fresh_snapshot(demo, tmp_path / "fresh.db", messages=True)
+    assert contents(db) == fresh_snapshot(demo, new_database(), messages=True)
 
 
 def test_a_message_row_names_its_sender_and_its_transaction(
-    demo: FakeMarketplace, tmp_path: Path
+    demo: FakeMarketplace, database_url: str
 ) -> None:
-    db = tmp_path / "market.db"
+    db = database_url
     with mirror(demo, db, messages=True) as m:
         m.sync()
-    store = Store(f"sqlite:///{db}", create=False)
+    store = Store(db, create=False)
     rows = store.rows("messages")
     store.close()
     assert rows
@@ -981,10 +992,10 @@ def test_a_message_row_names_its_sender_and_its_transaction(
 
 
 def test_the_command_line_passes_its_options_to_the_mirror(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # In this process (the test above runs the command as a user does, in its own).
-    url = f"sqlite:///{tmp_path / 'market.db'}"
+    url = database_url
     optional = ["--messages", "--availability-exceptions", "--stock-adjustments"]
     assert cli_main(["--fake", "mirror", "sync", url, *optional, "--poll-interval", "30"]) == 0
     synced = capsys.readouterr().out
@@ -1018,16 +1029,55 @@ def test_the_mirror_commands_help_says_what_each_option_does(
             r"status\s+position, lag, rows and credits a day",
         ],
         "mirror sync": [
-            r"database\s+sqlite:///path/to/market\.db",
+            r"database\s+sqlite:///path/to/market\.db or postgresql://user@host/database",
             r"--follow\s+keep following the events",
-            r"--availability-exceptions\s+also mirror availability exceptions \(a request a",
-            r"--stock-adjustments\s+also mirror stock adjustments \(",
+            r"--messages\s+also mirror messages \(a request a transaction at a snapshot\)",
+            r"--availability-exceptions\s+also mirror availability exceptions \(two requests a"
+            r" listing at a snapshot\)",
+            r"--stock-adjustments\s+also mirror stock adjustments \(a request a listing at a"
+            r" snapshot\)",
+            r"--schema SCHEMA\s+PostgreSQL: the schema of the mirror's tables \(default"
+            r" sharetribe\)",
             r"--poll-interval POLL_INTERVAL\s+seconds between polls while following \(default 60\)",
             r"--allow-fast-polling\s+allow polling under every 10 s",
         ],
-        "mirror status": [r"database\s+sqlite:///path/to/market\.db"],
+        "mirror status": [
+            r"database\s+sqlite:///path/to/market\.db or postgresql://user@host/database"
+        ],
     }
     for name, lines in expected.items():
         for line in lines:
             # The whole line: the words and nothing around them.
             assert re.search(rf"^\s+{line}\S*(?: \S+)*$", shown[name], re.M), (name, line)
+
+
+def test_a_first_sync_refused_its_credentials_leaves_no_database_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "market.db"
+    with FakeMarketplace() as fake:
+        monkeypatch.setenv("FLEX_INTEGRATION_CLIENT_ID", fake.client_id)
+        monkeypatch.setenv("FLEX_INTEGRATION_CLIENT_SECRET", "not-the-secret")
+        code = cli_main(["--base-url", fake.url, "mirror", "sync", f"sqlite:///{path}"])
+    assert code == 1 and "invalid_client" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_the_command_line_says_what_is_wrong_with_a_database_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    app = tmp_path / "app.db"
+    db = sqlite3.connect(app)
+    db.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, banned TEXT)")
+    db.close()
+    assert cli_main(["--fake", "mirror", "sync", f"sqlite:///{app}"]) == 1
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.count("\n") == 1
+    assert said.err.startswith(f"error: sqlite:///{app}: not a mirror: it holds tables of its")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database\n" * 100)
+    assert cli_main(["mirror", "status", f"sqlite:///{notes}"]) == 1
+    assert "is not an SQLite database" in capsys.readouterr().err
+    assert cli_main(["mirror", "sync", "postgres://me:pw@/db?host=/nowhere", "--fake"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot reach the PostgreSQL server" in err and ":pw@" not in err
