@@ -5,6 +5,7 @@ flexclient call --integration listings.update id=uuid:... title=New --expand
 flexclient events tail --types listing/created
 flexclient login --username jane@example.com
 flexclient --fake call listings.query perPage=3 --output table
+flexclient credits estimate -- python job.py
 """
 
 from __future__ import annotations
