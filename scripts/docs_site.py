@@ -28,7 +28,7 @@ import typing
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from griffe import Extension
 
@@ -42,6 +42,11 @@ from flexclient._endpoints.kinds import (
 )
 from flexclient._support.lazy import declared_exports
 from flexclient.credits import bills_transfer, transfer_cost
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.pages import Page
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = "reference"
@@ -285,7 +290,7 @@ def endpoint_pages() -> dict[str, str]:
     return {f"{REFERENCE}/{api.slug}.md": endpoint_page(api) for api in apis()}
 
 
-# The Python reference: (page, title, package, what it holds).
+# The Python reference: (its page's name, the package, what it holds).
 PACKAGES = (
     ("flexclient", "flexclient", "the clients, their options, values, stores, errors"),
     ("models", "flexclient.models", "the models of the resources and the envelope"),
@@ -351,12 +356,6 @@ def navigation(readme: str, pages: list[str]) -> list[Any]:
     ]
 
 
-class _Markdown(typing.Protocol):
-    """The mkdocs `Page` as `on_page_markdown` reads it."""
-
-    file: Any
-
-
 def outside_links(markdown: str, page_dir: Path) -> str:
     """Links to files of the repository outside docs/ (`../examples/explore.ipynb`) as the
     file's path in code: the site has no such file. A link to no file is left to fail."""
@@ -377,16 +376,16 @@ def outside_links(markdown: str, page_dir: Path) -> str:
 # The mkdocs hooks (mkdocs.yml, `hooks:`).
 
 
-def on_config(config: Any) -> Any:
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Set the navigation from README.md and the pages docs/ holds."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    docs = Path(config["docs_dir"])
+    docs = Path(config.docs_dir)
     pages = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
     config["nav"] = navigation(readme, pages)
     return config
 
 
-def on_files(files: Any, config: Any) -> Any:
+def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add the generated pages: the home page and the reference."""
     from mkdocs.structure.files import File
 
@@ -399,13 +398,13 @@ def on_files(files: Any, config: Any) -> Any:
     return files
 
 
-def on_page_markdown(markdown: str, page: _Markdown, config: Any, files: Any) -> str:
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Links out of docs/ as paths; the home page's are README's, from the top."""
     source = page.file.src_uri
     if page.file.generated_by is not None:
         base = ROOT if source == "index.md" else ROOT / "docs" / Path(source).parent
     else:
-        base = Path(page.file.abs_src_path).parent
+        base = Path(page.file.abs_src_path or ROOT / "docs" / source).parent
     return outside_links(markdown, base)
 
 
