@@ -100,6 +100,9 @@ def test_the_table_shows_what_was_included_as_the_summary_counts_it() -> None:
     # Each listing's author, by name, its fields on demand; its images counted.
     assert "<th>author</th>" in listings and "<th>images.count</th>" in listings
     assert listings.count("<summary>Jane D · 6 fields</summary>") == 2
+    # The second listing has no location: a blank under `geolocation.lat`, no column of its own.
+    head = re.findall(r"<th>([^<]*)</th>", listings.split("</thead>")[0])
+    assert "geolocation.lat" in head and "geolocation" not in head
     assert "<th>profile.display_name</th><td>Jane D</td>" in listings
 
 

@@ -207,6 +207,14 @@ def html_table(records: Iterable[Record], caption: str = "") -> str:
     columns: list[str] = []
     for row in shown:
         columns.extend(k for k in row if k not in columns)
+    # A value some rows lack (`geolocation`: None) beside the fields of those that have it
+    # (`geolocation.lat`) is no column of its own.
+    nested = {c.partition(".")[0] for c in columns if "." in c}
+    columns = [
+        c
+        for c in columns
+        if c not in nested or any(row.get(c) not in (None, "", [], {}) for row in shown)
+    ]
     folds = _folds(columns)
     # Each folded value in the place of its first field.
     layout: list[str] = []
