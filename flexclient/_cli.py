@@ -5,6 +5,7 @@ flexclient call --integration listings.update id=uuid:... title=New --expand
 flexclient events tail --types listing/created
 flexclient login --username jane@example.com
 flexclient --fake call listings.query perPage=3 --output table
+flexclient credits estimate -- python job.py
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from flexclient._environment import (
     base_url_from_env,
     from_env,
 )
+from flexclient._estimate import EstimateUsageError, add_estimate_options
 from flexclient._fake_serve import add_serve_options
 from flexclient._support.narrow import is_array, is_list
 
@@ -454,6 +456,12 @@ def parser() -> argparse.ArgumentParser:
     credits_shown.add_argument(
         "--price", metavar="CREDITS", help="what a month of this many credits costs in dollars"
     )
+    add_estimate_options(
+        credits.add_subparsers(dest="credits_command", metavar="estimate").add_parser(
+            "estimate",
+            help="run a job against the fake marketplace and print what it would cost",
+        )
+    )
 
     from flexclient.mirror._cli import add_commands
 
@@ -471,7 +479,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except BrokenPipeError:
         return _pipe_closed()
-    except UsageError as exc:
+    except (UsageError, EstimateUsageError) as exc:
         print(f"flexclient: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:

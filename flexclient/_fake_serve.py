@@ -74,14 +74,8 @@ def serve_command(args: argparse.Namespace) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, stopped)
     with fake:
-        exports = [
-            f"export {MARKETPLACE_BASE_URL_VARS[0]}={fake.url}",
-            f"export {MARKETPLACE_ID_VARS[0]}={fake.client_id}",
-            f"export {MARKETPLACE_SECRET_VAR}={fake.client_secret}",
-            f"export {INTEGRATION_BASE_URL_VAR}={fake.url}",
-            f"export {INTEGRATION_ID_VAR}={fake.client_id}",
-            f"export {INTEGRATION_SECRET_VAR}={fake.client_secret}",
-        ]
+        variables = fake_variables(fake.url, fake.client_id, fake.client_secret)
+        exports = [f"export {name}={value}" for name, value in variables.items()]
         if args.env_file:
             Path(args.env_file).write_text("\n".join(exports) + "\n", encoding="utf-8")
         print(f"# The fake marketplace is at {fake.url} until Ctrl-C. In another shell:")
@@ -94,6 +88,19 @@ def serve_command(args: argparse.Namespace) -> int:
             pass
     print("# stopped")
     return 0
+
+
+def fake_variables(url: str, client_id: str, client_secret: str) -> dict[str, str]:
+    """The environment variables that point both clients and the command line at a fake
+    marketplace (`MarketplaceClient()`, `IntegrationClient()` read them)."""
+    return {
+        MARKETPLACE_BASE_URL_VARS[0]: url,
+        MARKETPLACE_ID_VARS[0]: client_id,
+        MARKETPLACE_SECRET_VAR: client_secret,
+        INTEGRATION_BASE_URL_VAR: url,
+        INTEGRATION_ID_VAR: client_id,
+        INTEGRATION_SECRET_VAR: client_secret,
+    }
 
 
 def read_banner(lines: Iterable[str]) -> dict[str, str]:

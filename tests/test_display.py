@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import decimal
+import re
 from typing import Any
 
 import pytest
 
 from flexclient import Money
 from flexclient.models import Listing, Meta
+from flexclient.models._display import html_table
 from flexclient.models._envelope import Envelope, build_envelope
 from tests import sample
 
@@ -73,13 +75,49 @@ def test_html_is_escaped_and_complete() -> None:
     env = page()
     table = env._repr_html_()
     assert "&lt;b&gt;Road&lt;/b&gt; bike" in table and "<b>Road" not in table
-    assert table.count("<tr>") == 3  # header and two listings
+    listings = table.split("<table><caption>")[1]  # the first table, to the next
+    # The header and two listings (the author's fields fold into a cell of each).
+    assert re.sub(r"<details>.*?</details>", "", listings).count("<tr>") == 3
     # Money once, in major units with its currency: no minor-unit numbers for people.
     assert "<th>price</th>" in table and "<td>50.00 USD</td>" in table
     assert "price.amount" not in table and "5000" not in table
     one = env.data[0]._repr_html_()
     assert "<caption>" in one and "public_data.category" in one
     assert "<th>price</th><td>50.00 USD</td>" in one and "price.currency" not in one
+
+
+def test_the_table_shows_what_was_included_as_the_summary_counts_it() -> None:
+    env = page()
+    html = env._repr_html_()
+    captions = re.findall(r"<caption>([^<]*)</caption>", html)
+    assert captions == [
+        "2 Listing of 2, page 1/1, 5 included",
+        "included: 1 user",
+        "included: 3 image",
+        "included: 1 someNewType",
+    ]
+    listings = html.split("<table><caption>")[1]  # the first table, to the next
+    # Each listing's author, by name, its fields on demand; its images counted.
+    assert "<th>author</th>" in listings and "<th>images.count</th>" in listings
+    assert listings.count("<summary>Jane D · 6 fields</summary>") == 2
+    # The second listing has no location: a blank under `geolocation.lat`, no column of its own.
+    head = re.findall(r"<th>([^<]*)</th>", listings.split("</thead>")[0])
+    assert "geolocation.lat" in head and "geolocation" not in head
+    assert "<th>profile.display_name</th><td>Jane D</td>" in listings
+
+
+def test_a_nested_value_of_many_fields_is_one_cell_that_opens_to_them() -> None:
+    fields = {f"resource.attributes.f{i}": i for i in range(20)}
+    rows = [
+        {"id": 1, "event_type": "listing/updated", **fields, "resource.attributes.title": "Bike"},
+        {"id": 2, "event_type": "user/deleted", "resource": None, "audit.user_id": "u"},
+    ]
+    html = html_table(rows)
+    head = re.findall(r"<th>([^<]*)</th>", html.split("</thead>")[0])
+    assert head == ["id", "event_type", "resource", "audit.user_id"]
+    assert "<summary>Bike · 21 fields</summary>" in html
+    assert "<th>attributes.f19</th><td>19</td>" in html
+    assert "<td></td>" in html  # the event without a resource: nothing to open
 
 
 def test_line_items_read_as_a_price_breakdown() -> None:

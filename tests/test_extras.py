@@ -4,7 +4,10 @@ extra, and the command line says so in one line."""
 from __future__ import annotations
 
 import importlib
+import re
 import sys
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -63,3 +66,11 @@ def test_the_command_line_gives_the_hint_in_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pip install werkzeug" in err
     assert "Traceback" not in err
+
+
+def test_the_testing_extra_is_enough_for_the_fake_and_its_fixtures() -> None:
+    # The fake imports werkzeug and edn-format; its fixtures and markers are pytest's.
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text("utf-8"))
+    testing = project["project"]["optional-dependencies"]["testing"]
+    names = {re.split(r"[<>=\[; ]", requirement, maxsplit=1)[0] for requirement in testing}
+    assert {"werkzeug", "edn-format", "pytest"} <= names

@@ -49,13 +49,20 @@ def test_the_example_notebook_runs_in_a_kernel() -> None:
     cells = executed()
     assert not [o for c in cells for o in c.outputs if o.output_type == "error"]
     page = cells[1]
-    assert "<table>" in shown(page, "text/html") and "5 Listing of 250" in shown(page)
+    table = shown(page, "text/html")
+    assert "<table>" in table and "5 Listing of 250" in shown(page)
+    # What the caption counts as included is shown: by each listing, and in tables by type.
+    assert "<th>author</th>" in table and "<caption>included: 5 image</caption>" in table
     printed = shown(cells[2])
     assert "<Listing listing " in printed and " EUR" in printed  # short, money by currency
     assert "author.profile.display_name" in shown(cells[3])
     means = shown(cells[4])
     assert all(category in means for category in ["road", "city", "mountain", "kids"])
     assert "Event" in shown(cells[6])
+    # An event's resource is one column whose cells open to its fields, not ~30 columns.
+    events = shown(cells[6], "text/html")
+    assert "<th>resource</th>" in events and "<details><summary>" in events
+    assert "<th>resource.attributes" not in events
     # The demo's history: transactions in several states, messages, reviews.
     history = shown(cells[7])
     # Money and line items as people read them, in the HTML table as in the text.

@@ -8,7 +8,8 @@ relationships: a to-one one flattened under its name (`author.profile.display_na
 to-many one as `images.count` and `images.ids`.
 
 Tables drawn for people (HTML in notebooks, the command line's `-o table`) show each money
-value once, in major units with its currency: `readable()` leaves out the numbers.
+value once, in major units with its currency: `readable()` leaves out the numbers. In the
+HTML tables, a nested value of more than `_FOLD_OVER` fields is one cell that opens to them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from flexclient._errors import require
+from flexclient._errors import ParameterError, require
 from flexclient._support.narrow import is_mapping
 from flexclient._wire.value_types import LatLng, Money
 from flexclient._wire.values import display
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
 Record = dict[str, Any]
 LABELS = ("title", "name", "profile.display_name", "event_type", "content", "code")
 _HTML_ROWS = 50
+# More fields than this, and a nested value folds: an event's ~30 `resource.*` columns
+# would push the event's own off the screen.
+_FOLD_OVER = 3
 
 
 def _flatten(value: Any, prefix: str, out: Record) -> None:
@@ -67,6 +71,25 @@ def record(resource: Resource, relationships: Sequence[str] = ()) -> Record:
         else:
             out.update({f"{name}.{k}": v for k, v in record(related).items() if k != "type"})
     return out
+
+
+def included_relationships(resources: Sequence[Resource]) -> list[str]:
+    """The relationships (wire names) that the answer included for every one of `resources`,
+    in the order they come."""
+    from flexclient._errors import RelationshipNotIncludedError
+
+    names: list[str] = []
+    for resource in resources:
+        names.extend(n for n in resource.relationships if n not in names)
+    found: list[str] = []
+    for name in names:
+        try:
+            for resource in resources:
+                resource.related(name)
+        except (RelationshipNotIncludedError, ParameterError):
+            continue
+        found.append(name)
+    return found
 
 
 def readable(rec: Record) -> Record:
@@ -133,17 +156,83 @@ def html_fields(rec: Record, caption: str) -> str:
     return f"<table><caption>{_escape(caption)}</caption><tbody>{rows}</tbody></table>"
 
 
+def _folds(columns: Sequence[str]) -> dict[str, list[str]]:
+    """The nested values of more than `_FOLD_OVER` fields (an event's `resource.*`), by their
+    first name: each shows as one cell, its fields on demand."""
+    groups: dict[str, list[str]] = {}
+    for column in columns:
+        head, dot, _ = column.partition(".")
+        if dot:
+            groups.setdefault(head, []).append(column)
+    # A row without the value at all has it as a column of its own (`previous_values`: None).
+    return {
+        head: [head, *names] if head in columns else names
+        for head, names in groups.items()
+        if len(names) > _FOLD_OVER
+    }
+
+
+def _folded_cell(row: Record, head: str, names: Sequence[str]) -> str:
+    """A folded value: its label and how many fields it has, which open to a table of them."""
+    given = [(name, row[name]) for name in names if row.get(name) not in (None, "", [], {})]
+    if not given:
+        return ""
+    # Its label, as a resource's: the title of `resource.attributes.title`, the display name
+    # of `profile.display_name` or of `author.profile.display_name`.
+    labels = {name: name.removeprefix(f"{head}.").removeprefix("attributes.") for name, _ in given}
+    words = next(
+        (
+            value
+            for key in LABELS
+            for name, value in given
+            if key in (name, labels[name]) and isinstance(value, str)
+        ),
+        "",
+    )
+    words = words if len(words) <= 40 else words[:39] + "…"
+    summary = f"{words} · {len(given)} fields" if words else f"{len(given)} fields"
+    rows = "".join(
+        f"<tr><th>{_escape(name.removeprefix(head + '.'))}</th><td>{_cell(value)}</td></tr>"
+        for name, value in given
+    )
+    return f"<details><summary>{_escape(summary)}</summary><table>{rows}</table></details>"
+
+
 def html_table(records: Iterable[Record], caption: str = "") -> str:
+    """Records as an HTML table for notebooks: the first rows, each value as people read it;
+    a nested value of many fields as one cell that opens to them (`to_records()` has them
+    all, one a column)."""
     rows = list(records)
     shown = [readable(row) for row in rows[:_HTML_ROWS]]
     columns: list[str] = []
     for row in shown:
         columns.extend(k for k in row if k not in columns)
-    head = "".join(f"<th>{_escape(c)}</th>" for c in columns)
+    # A value some rows lack (`geolocation`: None) beside the fields of those that have it
+    # (`geolocation.lat`) is no column of its own.
+    nested = {c.partition(".")[0] for c in columns if "." in c}
+    columns = [
+        c
+        for c in columns
+        if c not in nested or any(row.get(c) not in (None, "", [], {}) for row in shown)
+    ]
+    folds = _folds(columns)
+    # Each folded value in the place of its first field.
+    layout: list[str] = []
+    for column in columns:
+        head = column.partition(".")[0]
+        shown_as = head if head in folds else column
+        if shown_as not in layout:
+            layout.append(shown_as)
+    head_cells = "".join(f"<th>{_escape(c)}</th>" for c in layout)
     body = "".join(
-        "<tr>" + "".join(f"<td>{_cell(row.get(c))}</td>" for c in columns) + "</tr>"
+        "<tr>"
+        + "".join(
+            f"<td>{_folded_cell(row, c, folds[c]) if c in folds else _cell(row.get(c))}</td>"
+            for c in layout
+        )
+        + "</tr>"
         for row in shown
     )
     more = f"<p>… and {len(rows) - len(shown)} more</p>" if len(rows) > len(shown) else ""
     title = f"<caption>{_escape(caption)}</caption>" if caption else ""
-    return f"<table>{title}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{more}"
+    return f"<table>{title}<thead><tr>{head_cells}</tr></thead><tbody>{body}</tbody></table>{more}"

@@ -17,7 +17,7 @@ from pydantic import (
 from pydantic_core import CoreSchema, ErrorDetails, PydanticCustomError, core_schema
 
 from flexclient._support.narrow import is_list
-from flexclient.models._display import dataframe, html_table, record
+from flexclient.models._display import dataframe, html_table, included_relationships, record
 from flexclient.models._resource import (
     WIRE_CONFIG,
     AnyResource,
@@ -111,7 +111,18 @@ class Envelope(BaseModel, Generic[D]):
         p.text(repr(self))
 
     def _repr_html_(self) -> str:
-        return html_table(self.to_records(), caption=self._summary())
+        # The resources with what was included for them, then the included resources
+        # themselves, a table for each type, as the summary counts them.
+        found = self.resources()
+        related = included_relationships(found)
+        tables = [html_table([record(r, related) for r in found], caption=self._summary())]
+        by_type: dict[str, list[Resource]] = {}
+        for resource in self.included:
+            by_type.setdefault(resource.type, []).append(resource)
+        for name, resources in by_type.items():
+            caption = f"included: {len(resources)} {name}"
+            tables.append(html_table([record(r) for r in resources], caption=caption))
+        return "".join(tables)
 
 
 class EnvelopeError(ValueError):
