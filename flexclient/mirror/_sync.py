@@ -18,6 +18,7 @@ window or order stops the snapshot with an error.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import itertools
 import logging
 import sys
@@ -108,7 +109,9 @@ def _utcnow() -> dt.datetime:
 @dataclass(frozen=True)
 class SkippedEvent:
     """An event whose resource the mirror's database could not hold: recorded in the
-    mirror's state and passed, so that the events after it are applied.
+    mirror's state and passed, so that the events after it are applied. A resource the
+    snapshot read and could not write is recorded the same way, with no sequence ID or event
+    type.
 
     Its resource's row stays as the events before it left it (or absent) until a later event
     of that resource, or a new snapshot, writes it. `reason` is the error the database gave.
@@ -122,6 +125,8 @@ class SkippedEvent:
     reason: str
 
     def __str__(self) -> str:
+        if self.sequence_id is None:
+            return f"{self.resource_type} {self.resource_id} (snapshot): {self.reason}"
         return (
             f"event {self.sequence_id} ({self.event_type} of {self.resource_type}"
             f" {self.resource_id}): {self.reason}"
@@ -660,17 +665,83 @@ class Mirror:
                         f"a full page from createdAtStart {before.at} brought nothing new:"
                         " the window does not move",
                     )
-            brought = _by_key(page.included)
-            with self.store.transaction():
-                self._lower_mark(sent)
-                for resource in fresh:
-                    self._store_resource(table, resource, brought)
-                if len(resources) < _PAGE:
-                    self.store.set(f"{key}:done", True)
-                self.store.set(key, {"at": cursor.at, "ids": cursor.ids})
+            done = len(resources) < _PAGE
+            self._write(
+                table,
+                fresh,
+                functools.partial(self._store_resource, table, by_id=_by_key(page.included)),
+                functools.partial(self._window_read, key, cursor, done, sent),
+            )
             self._show_progress(table)
             if len(resources) < _PAGE:
                 return
+
+    def _window_read(self, key: str, cursor: _Cursor, done: bool, sent: dt.datetime) -> None:
+        """Save where a table's snapshot got to: the cursor, whether it is done, and the mark
+        no later than the page's request."""
+        self._lower_mark(sent)
+        if done:
+            self.store.set(f"{key}:done", True)
+        self.store.set(key, {"at": cursor.at, "ids": cursor.ids})
+
+    def _write(
+        self,
+        table: Table,
+        resources: Sequence[Resource],
+        write: Callable[[Resource], None],
+        finish: Callable[[], None],
+    ) -> None:
+        """Write a page of `resources` of `table`, then `finish` (where the snapshot got to),
+        in one transaction. If that fails, each resource is written in a transaction of its
+        own, and one the database refuses is recorded and passed, as a skipped event is."""
+        counts = self._counts()
+        try:
+            with self.store.transaction():
+                for resource in resources:
+                    write(resource)
+                finish()
+            return
+        except Exception:
+            self._report.upserted, self._report.deleted = counts
+        for resource in resources:
+            counts = self._counts()
+            try:
+                with self.store.transaction():
+                    write(resource)
+                continue
+            except Exception as exc:
+                self._report.upserted, self._report.deleted = counts
+                skipped = SkippedEvent(
+                    None, None, table.resource_type, str(resource.id), _reason(exc)
+                )
+            self._skip(skipped, functools.partial(self._keep, table, str(resource.id)))
+        with self.store.transaction():
+            finish()
+
+    def _keep(self, table: Table, rid: str) -> None:
+        """A re-snapshot keeps a row it could not write, rather than delete it as unseen."""
+        if self._resnapshot:
+            self.store.mark_seen(table, [rid])
+
+    def _counts(self) -> tuple[dict[str, int], dict[str, int]]:
+        """The report's counts, to put back when the transaction they count rolls back."""
+        return dict(self._report.upserted), dict(self._report.deleted)
+
+    def _skip(self, skipped: SkippedEvent, also: Callable[[], None]) -> None:
+        """Record `skipped` in the mirror's state with `also` (what moves the mirror past it),
+        report it and log it. A database that cannot write at all fails here too, and that
+        error is raised: only what the database refuses alone is passed."""
+        with self.store.transaction():
+            saved = [r.saved() for r in _skipped(self.store)]
+            self.store.set("skipped", [*saved, skipped.saved()])
+            also()
+        self._report.skipped.append(skipped)
+        log.warning(
+            "mirror %s: skipped %s; its row stays as it was until a later event or a new"
+            " snapshot (mirror status lists the skipped events)",
+            self.store.url,
+            skipped,
+        )
 
     def _same_millisecond(self, query: Any, params: dict[str, Any], at: str) -> list[Resource]:
         start = dt.datetime.fromisoformat(at)
@@ -736,10 +807,12 @@ class Mirror:
         key = f"snapshot:{table.name}:after"
         for parent_id in self._parents(parents, key):
             children = read(parent_id)
-            with self.store.transaction():
-                for child in children:
-                    self._upsert(table, child, {parent_column: parent_id})
-                self.store.set(key, parent_id)
+            self._write(
+                table,
+                children,
+                functools.partial(self._upsert, table, parent={parent_column: parent_id}),
+                functools.partial(self.store.set, key, parent_id),
+            )
             self._show_progress(table)
         with self.store.transaction():
             self.store.set(f"snapshot:{table.name}:done", True)
@@ -865,7 +938,7 @@ class Mirror:
         """Write a batch of events and the position after them, in one transaction; then
         read the images they refer to (no transaction is held while the API answers)."""
         if events:
-            counts = dict(self._report.upserted), dict(self._report.deleted)
+            counts = self._counts()
             try:
                 with self.store.transaction():
                     for event in events:
@@ -893,7 +966,7 @@ class Mirror:
 
     def _apply_singly(self, events: Sequence[Event]) -> None:
         for event in events:
-            counts = dict(self._report.upserted), dict(self._report.deleted)
+            counts = self._counts()
             try:
                 with self.store.transaction():
                     self._apply_one(event)
@@ -902,20 +975,7 @@ class Mirror:
             except Exception as exc:
                 self._report.upserted, self._report.deleted = counts
                 skipped = SkippedEvent.of(event, exc)
-            # A database that cannot write at all fails here too, and that error is raised:
-            # only an event the database refuses alone is passed.
-            with self.store.transaction():
-                self.store.set(
-                    "skipped", [*(r.saved() for r in _skipped(self.store)), skipped.saved()]
-                )
-                self._advance(event)
-            self._report.skipped.append(skipped)
-            log.warning(
-                "mirror %s: skipped %s; its row stays as it was until a later event or a new"
-                " snapshot (mirror status lists the skipped events)",
-                self.store.url,
-                skipped,
-            )
+            self._skip(skipped, functools.partial(self._advance, event))
 
     def _apply_one(self, event: Event) -> None:
         a = event.attributes

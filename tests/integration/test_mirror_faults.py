@@ -188,8 +188,8 @@ class RefusingStore(Store):
         super().set(key, value)
 
 
-def refusing(fake: FakeMarketplace, url: str) -> tuple[Mirror, RefusingStore]:
-    m = mirror(fake, url)
+def refusing(fake: FakeMarketplace, url: str, **options: Any) -> tuple[Mirror, RefusingStore]:
+    m = mirror(fake, url, **options)
     m.store.close()
     m.store = store = RefusingStore(url)
     return m, store
@@ -269,9 +269,58 @@ def test_a_new_snapshot_clears_the_skipped_events(database_url: str) -> None:
             assert titles(again)[str(listing)] == "Read again"
 
 
+def test_a_resource_the_snapshot_cannot_write_is_recorded_and_the_rest_read(
+    database_url: str,
+) -> None:
+    with FakeMarketplace() as fake:
+        refused, kept = market(fake, 2)
+        integ = integration(fake)
+        integ.listings.update({"id": refused, "title": "REFUSED"})
+        fake.advance(dt.timedelta(hours=1))  # its events are not replayed
+        m, _store = refusing(fake, database_url)
+        with m:
+            report = m.sync()
+            assert report.snapshot == "first sync" and m.status().phase == "live"
+            assert titles(m) == {str(kept): "Listing 1"}
+            assert m.status().skipped == (
+                SkippedEvent(
+                    None,
+                    None,
+                    "listing",
+                    str(refused),
+                    f"MirrorError: {database_url}: cannot hold this value",
+                ),
+            )
+            assert report.skipped == list(m.status().skipped)
+            assert report.upserted["listings"] == 1  # what was written, not what was tried
+            integ.listings.update({"id": refused, "title": "Fine again"})
+            m.sync()
+            assert titles(m)[str(refused)] == "Fine again"
+
+
+def test_a_new_snapshot_keeps_a_row_it_cannot_write_again(database_url: str) -> None:
+    # A re-snapshot deletes the rows it does not see; one it saw but could not write is kept
+    # as it was, and recorded.
+    with FakeMarketplace() as fake:
+        (listing,) = market(fake, 1)
+        m, _store = refusing(fake, database_url)
+        with m:
+            m.sync()
+        integration(fake).listings.update({"id": listing, "title": "REFUSED"})
+        fake.advance(dt.timedelta(hours=1))
+        again, _store = refusing(fake, database_url, messages=True)
+        with again:
+            report = again.sync()
+            assert report.snapshot == "messages added" and "listings" not in report.deleted
+            assert titles(again) == {str(listing): "Listing 0"}
+            assert [s.resource_id for s in again.status().skipped] == [str(listing)]
+
+
 def test_a_skipped_event_is_told_in_words_and_kept_as_json() -> None:
     skipped = SkippedEvent(7, "listing/updated", "listing", "abc", "MirrorError: too big")
     assert str(skipped) == "event 7 (listing/updated of listing abc): MirrorError: too big"
+    read = SkippedEvent(None, None, "user", "u-1", "MirrorError: too big")
+    assert str(read) == "user u-1 (snapshot): MirrorError: too big"
     assert SkippedEvent.load(skipped.saved()) == skipped
     assert SkippedEvent.load({"sequence_id": "7"}) == SkippedEvent(None, None, None, None, "")
 
