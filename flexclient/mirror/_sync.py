@@ -67,8 +67,9 @@ _PAGE = 100
 # Sharetribe keeps events 7 days on Dev and Test (90 on Live). A mirror not synced for longer
 # than this checks, with one more events query, that the events since are all still kept.
 STALE_AFTER = dt.timedelta(days=6)
-# The mark is taken this far before the clock's time, so that a server clock a little behind
-# ours loses no event: events replayed twice do no harm.
+# The mark is taken this far before the API's time (the `Date` of its answer, whole seconds),
+# so that an event stamped by another of its servers, whose clock may be a little behind,
+# is not lost: events replayed twice do no harm.
 _MARK_MARGIN = dt.timedelta(minutes=10)
 # Availability exceptions and stock adjustments are queried by a listing and a time range of
 # at most 366 days: the mirror reads the year before and the year after the sync.
@@ -333,7 +334,8 @@ class Mirror:
     a request (two for availability exceptions) per transaction or listing at the snapshot.
     `poll_interval` is how often `follow()` asks for new events (60 s; under 10 s only with
     `allow_fast_polling=True`). `progress` draws the snapshot's progress on `stream` (by
-    default only when it is a terminal). `clock` tells the time (tests move it).
+    default only when it is a terminal). `clock` is the local clock (tests move it), corrected
+    by the `Date` of the API's answers: the mirror's times are the API's.
     """
 
     def __init__(
