@@ -16,6 +16,7 @@ import requests_mock
 from flexclient import IntegrationClient, ParameterError, UnexpectedResponseError
 from flexclient.mirror import Mirror, MirrorStatus, SkippedEvent, SyncReport, status
 from flexclient.mirror._store import Store
+from flexclient.mirror._sync import database_shown
 from tests.helpers import IG, NO_WAIT
 
 NOW = dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC)
@@ -238,3 +239,16 @@ def test_pages_that_ignore_their_number_stop_the_snapshot(
     error = _snapshot_fails(database_url)
     assert "page 2 repeats resources of the pages before it" in str(error)
     assert error.request == "GET users/query"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://mirror:s3cret@db:5432/market", "postgresql://mirror@db:5432/market"),
+        ("postgresql://mirror:p%40ss:word@db/market", "postgresql://mirror@db/market"),
+        ("postgresql://mirror@db/market", "postgresql://mirror@db/market"),
+        ("sqlite:////var/lib/market.db", "sqlite:////var/lib/market.db"),
+    ],
+)
+def test_a_database_is_logged_without_its_password(url: str, shown: str) -> None:
+    assert database_shown(url) == shown

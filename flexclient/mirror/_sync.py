@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TextIO, cast
+from urllib.parse import urlsplit, urlunsplit
 
 from flexclient._errors import (
     NotFoundError,
@@ -171,6 +172,19 @@ class SkippedEvent:
             "resource_id": self.resource_id,
             "reason": self.reason,
         }
+
+
+def database_shown(url: str) -> str:
+    """A database URL as logs may show it: any password left out.
+
+    >>> database_shown("postgresql://mirror:s3cret@db.internal:5432/market")
+    'postgresql://mirror@db.internal:5432/market'
+    """
+    parts = urlsplit(url)
+    userinfo, at, host = parts.netloc.rpartition("@")
+    if not at or ":" not in userinfo:
+        return url
+    return urlunsplit(parts._replace(netloc=f"{userinfo.split(':', 1)[0]}@{host}"))
 
 
 def _reason(error: BaseException) -> str:
@@ -371,6 +385,7 @@ class Mirror:
         self._progress = self._stream.isatty() if progress is None else progress
         self._clock = clock
         self.store: Store = Store(database)
+        self._shown = database_shown(database)  # for the log
         self._report = SyncReport()
         self._resnapshot = False  # whether the snapshot under way deletes what it misses
         # What to add to the local clock to tell the API's time, as its last answer told.
@@ -380,7 +395,7 @@ class Mirror:
         self._told_no_date = False
 
     def __repr__(self) -> str:
-        return f"<Mirror {self.store.url} at position {self.store.number('position')}>"
+        return f"<Mirror {self._shown} at position {self.store.number('position')}>"
 
     def close(self) -> None:
         """Close the database."""
@@ -433,7 +448,7 @@ class Mirror:
                 log.warning(
                     "mirror %s: the API's answers carry no Date: its times come from this"
                     " machine's clock",
-                    self.store.url,
+                    self._shown,
                 )
             return local + self._offset
         if server_time - _DATE_BEHIND <= local <= server_time + _DATE_AHEAD:
@@ -447,7 +462,7 @@ class Mirror:
                 log.warning(
                     "mirror %s: this machine's clock is %s %s the API's: the mirror tells"
                     " the time by the API's",
-                    self.store.url,
+                    self._shown,
                     _duration(abs(self._offset)),
                     ahead,
                 )
@@ -491,7 +506,7 @@ class Mirror:
             if follow is not None:
                 log.error(
                     "mirror %s: following ended at position %s (saved): %s",
-                    self.store.url,
+                    self._shown,
                     self._saved_position(),
                     exc,
                 )
@@ -527,7 +542,7 @@ class Mirror:
                 self._report.outages += 1
                 log.warning(
                     "mirror %s: %s; trying again in %g s (position %s)",
-                    self.store.url,
+                    self._shown,
                     exc,
                     wait,
                     self._saved_position(),
@@ -741,7 +756,7 @@ class Mirror:
         log.warning(
             "mirror %s: skipped %s; its row stays as it was until a later event or a new"
             " snapshot (mirror status lists the skipped events)",
-            self.store.url,
+            self._shown,
             skipped,
         )
 
@@ -1013,7 +1028,7 @@ class Mirror:
             self._answered(res)
             found.append((table, res))
         for what in unread:
-            log.warning("mirror %s: cannot read %s; read again later", self.store.url, what)
+            log.warning("mirror %s: cannot read %s; read again later", self._shown, what)
         self._report.unread = unread
         with self.store.transaction():
             for table, res in found:
