@@ -428,7 +428,10 @@ class Mirror:
 
     def follow(self, stop: threading.Event | None = None) -> SyncReport:
         """`sync()`, then keep following the events, polling every `poll_interval`, until
-        `stop` is set (or Ctrl-C); each batch of events is committed before waiting."""
+        `stop` is set (or Ctrl-C); each batch of events is committed before waiting.
+
+        What passes (a 5xx, a 429, a lost connection, a timeout) is waited out, logged as a
+        warning; anything else ends it, logged with the position saved, and is raised."""
         return self._run(follow=stop if stop is not None else threading.Event())
 
     # The API's time.
