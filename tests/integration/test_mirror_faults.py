@@ -89,16 +89,19 @@ def test_a_machine_clock_an_hour_off_loses_no_change(
 
 
 def test_six_days_are_counted_by_the_apis_clock_not_a_clock_behind_it(database_url: str) -> None:
-    # Two days behind, the machine would think five days had passed after seven: events
-    # the API no longer keeps would be taken as read.
-    behind = -dt.timedelta(days=2)
+    # Three days behind, the machine would think five days had passed after eight: a change
+    # whose event the API no longer keeps would be lost without a word.
+    behind = -dt.timedelta(days=3)
     with FakeMarketplace(event_retention=dt.timedelta(days=7)) as fake:
-        market(fake, 1)
+        (listing,) = market(fake, 1)
         with mirror(fake, database_url, behind) as m:
             m.sync()
-            fake.advance(dt.timedelta(days=8))
+            fake.advance(dt.timedelta(hours=12))
+            integration(fake).listings.update({"id": listing, "title": "Made while away"})
+            fake.advance(dt.timedelta(days=7, hours=12))  # its event is no longer kept
             report = m.sync()
-    assert report.snapshot == "position older than the events kept"
+            assert report.snapshot == "position older than the events kept"
+            assert titles(m)[str(listing)] == "Made while away"
 
 
 # A follower rides out what passes, and ends on what cannot heal.
