@@ -129,6 +129,21 @@ def test_a_follower_waits_out_an_outage_and_goes_on(
     assert len(warned) == 2 and all(r.startswith(f"mirror {database_url}: 503 ") for r in warned)
 
 
+def test_a_follower_waits_out_a_rate_limit_during_its_snapshot(database_url: str) -> None:
+    with FakeMarketplace() as fake:
+        market(fake, 3)
+        fake.advance(dt.timedelta(hours=1))
+        # The listings' first page refused three times: the client's retries, then the
+        # follower's wait; the snapshot goes on from the table it had got to.
+        fake.inject("/v1/integration_api/listings/query", status=429, times=3)
+        with mirror(fake, database_url, poll_interval=10) as m:
+            stop = StopAfter(1)
+            report = m.follow(stop)
+            assert m.status().phase == "live" and len(titles(m)) == 3
+    assert report.outages == 1 and stop.waits == [1.0, 10.0]
+    assert report.snapshot == "first sync" and report.upserted == {"users": 1, "listings": 3}
+
+
 def test_a_follower_ends_on_what_cannot_heal_with_its_position_saved(
     database_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
