@@ -188,7 +188,11 @@ def test_an_outage_during_a_single_sync_is_raised_with_what_was_read_kept(
 
 class RefusingStore(Store):
     """A database that cannot hold a listing titled `REFUSED` (as the store raises
-    `MirrorError` for a value it cannot hold), or, once `broken`, anything at all: full."""
+    `MirrorError` for a value it cannot hold), or, once `broken`, anything at all: full.
+
+    The refusal is the store's own because the fake can serve no value every store will
+    refuse for good: an integer past 2**63 fails in SQLite today, and the store is to keep
+    it as text. The events and resources are the fake's, over HTTP."""
 
     broken = False
 
