@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+import requests
 
-from flexclient import ForbiddenError, MirrorError, ServerError
+from flexclient import ForbiddenError, IntegrationClient, MirrorError, ServerError
 from flexclient.mirror import Mirror, SkippedEvent
 from flexclient.mirror._store import Store
 from flexclient.mirror.schema import SqlValue, Table
@@ -375,6 +376,39 @@ def test_a_resource_that_cannot_be_read_is_read_again_later(
             assert later.unread == [] and later.upserted["images"] == 1
             assert m.status().unread == ()
     assert any("cannot read listing" in r.getMessage() for r in caplog.records)
+
+
+def test_no_write_transaction_waits_for_the_api(database_url: str) -> None:
+    # While the mirror reads a listing for its images, another writer of the database is
+    # not kept waiting (a transaction held across the request would hold it for as long as
+    # the API, and the client's retries, take).
+    from flexclient.testing._seed import png
+
+    written: list[str] = []
+
+    def write_meanwhile(response: requests.Response, *args: object, **kwargs: object) -> None:
+        if response.url.split("?")[0].endswith(LISTINGS_SHOW):
+            other = Store(database_url)
+            try:
+                with other.transaction():
+                    other.set("written_meanwhile", True)
+                written.append(response.url)
+            finally:
+                other.close()
+
+    session = requests.Session()
+    session.hooks["response"].append(write_meanwhile)
+    with FakeMarketplace() as fake:
+        (listing,) = market(fake, 1)
+        integ = IntegrationClient(
+            fake.client_id, fake.client_secret, base_url=fake.url, session=session
+        )
+        with Mirror(integ, database_url, clock=lambda: fake.now) as m:
+            m.sync()
+            image = integ.images.upload({"image": png(1, 1, (1, 2, 3))}).data.data
+            integ.listings.update({"id": listing, "images": [image.id]})
+            assert m.sync().upserted["images"] == 1
+            assert len(written) == 1 and m.store.get("written_meanwhile") is True
 
 
 # The six days after which a sync checks that no event was lost.
