@@ -14,7 +14,13 @@ from typing import Any
 import pytest
 import requests
 
-from flexclient import ForbiddenError, IntegrationClient, MirrorError, ServerError
+from flexclient import (
+    CreditBudgetExceededError,
+    ForbiddenError,
+    IntegrationClient,
+    MirrorError,
+    ServerError,
+)
 from flexclient.mirror import Mirror, SkippedEvent
 from flexclient.mirror._store import Store
 from flexclient.mirror.schema import SqlValue, Table
@@ -169,6 +175,26 @@ def test_a_follower_ends_on_what_cannot_heal_with_its_position_saved(
     assert len(ended) == 1 and ended[0].startswith(
         f"mirror {database_url}: following ended at position {position} (saved): 403 Forbidden"
     )
+
+
+def test_a_follower_ends_when_its_credit_budget_is_spent(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    with FakeMarketplace() as fake:
+        market(fake, 1)
+        integ = integration(fake)
+        with Mirror(integ, database_url, clock=lambda: fake.now) as m:
+            m.sync()
+        # Two more polls' worth (5 credits each).
+        budgeted = integ.with_options(credit_budget=integ.usage.credits + 10)
+        with Mirror(budgeted, database_url, clock=lambda: fake.now, poll_interval=10) as m:
+            stop = StopAfter(100)
+            with pytest.raises(CreditBudgetExceededError):
+                m.follow(stop)
+    assert len(stop.waits) == 2  # a budget spent is not waited out
+    assert [r.levelno for r in caplog.records if "following ended" in r.getMessage()] == [
+        logging.ERROR
+    ]
 
 
 def test_an_outage_during_a_single_sync_is_raised_with_what_was_read_kept(
