@@ -8,7 +8,7 @@ import datetime as dt
 import logging
 import threading
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -38,10 +38,12 @@ def mirror(
     return Mirror(integration(fake), url, clock=lambda: fake.now + ahead, **options)
 
 
-def market(fake: FakeMarketplace, listings: int) -> list[uuid.UUID]:
-    """One author's `listings`, made through the Integration API (each with its event)."""
+def market(
+    fake: FakeMarketplace, listings: int, author_email: str = "author@example.com"
+) -> list[uuid.UUID]:
+    """A new author's `listings`, made through the Integration API (each with its event)."""
     integ = integration(fake)
-    author = fake.add_user("author@example.com", "pass-word-1")
+    author = fake.add_user(author_email, "pass-word-1")
     return [
         integ.listings.create(
             {"title": f"Listing {n}", "authorId": author, "state": "published"}
@@ -58,7 +60,7 @@ class StopAfter(threading.Event):
     """A stop event set after `polls` waits, recording how long each wait was to be; `then`
     runs at each wait (a change made while the follower waits)."""
 
-    def __init__(self, polls: int, then: Any = None) -> None:
+    def __init__(self, polls: int, then: Callable[[int], object] | None = None) -> None:
         super().__init__()
         self.polls, self.waits = polls, list[float]()
         self.then = then
@@ -448,18 +450,11 @@ def test_a_live_mirror_with_no_position_checks_once_events_exist(database_url: s
         with mirror(fake, database_url) as m:
             assert m.sync().position is None and m.status().phase == "live"
             fake.advance(dt.timedelta(days=6, hours=1))
-            (listing,) = market_more(fake)
+            (listing,) = market(fake, 1, "later@example.com")
             report = m.sync()
             assert report.snapshot == "position older than the events kept"
             assert str(listing) in titles(m)
             assert report.position is not None
-
-
-def market_more(fake: FakeMarketplace) -> list[uuid.UUID]:
-    integ = integration(fake)
-    author = fake.add_user("later@example.com", "pass-word-1")
-    made = integ.listings.create({"title": "Later", "authorId": author, "state": "published"})
-    return [made.data.data.id]
 
 
 @pytest.mark.parametrize(
