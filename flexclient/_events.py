@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol, TypedDict, Unpack
 
 from flexclient._errors import ParameterError, PositionStoreError, UnexpectedResponseError
 from flexclient._http.progress import progress_bar
-from flexclient._http.transport import check_deadline
+from flexclient._http.transport import check_deadline, parse_http_date
 from flexclient._support.files import NotRegularFile, read_regular, write_atomic
 from flexclient._support.memory import MemoryValue
 from flexclient.credits import credits_for
@@ -200,6 +200,7 @@ class EventFeed:
         self._unsaved: int | None = None
         self._caught_up = False
         self._idle = 0
+        self._server_time: dt.datetime | None = None
         # Made last: a feed whose options fail draws no bar.
         self._bar = progress_bar(unit=" events", desc="events") if options.get("progress") else None
 
@@ -222,6 +223,13 @@ class EventFeed:
         """The credits a day of polling costs while nothing happens (a poll every
         `max_poll_interval`)."""
         return credits_per_day(self._max_poll)
+
+    @property
+    def server_time(self) -> dt.datetime | None:
+        """The API's time at its last answer (its `Date` header), or None before the first
+        answer or when it had none: what a program that must not trust the local clock
+        (a mirror's catch-up) tells the time by."""
+        return self._server_time
 
     def __iter__(self) -> Iterator[Event]:
         return self
@@ -255,6 +263,7 @@ class EventFeed:
         elif self._since is not None:
             params["createdAtStart"] = self._since
         res = self._client.events.query(params)  # type: ignore[arg-type]
+        self._server_time = parse_http_date(res.headers.get("Date"))
         events = res.data.data
         # The whole page passes its checks before the position moves: a page that fails moves
         # nothing, and the next call asks for the same range again.

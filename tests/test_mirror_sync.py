@@ -4,15 +4,19 @@ marketplace (tests/integration/test_mirror.py runs whole syncs against the fake)
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from dataclasses import FrozenInstanceError
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+import requests_mock
 
-from flexclient import IntegrationClient, MirrorError, ParameterError
-from flexclient.mirror import Mirror, MirrorStatus, SyncReport, status
+from flexclient import IntegrationClient, MirrorError, ParameterError, UnexpectedResponseError
+from flexclient.mirror import Mirror, MirrorStatus, SkippedEvent, SyncReport, status
+from flexclient.mirror._database import parse_url
 from flexclient.mirror._store import Store
+from tests.helpers import IG, NO_WAIT
 
 NOW = dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC)
 
@@ -142,3 +146,110 @@ def test_a_mirror_closes_its_database_when_its_block_ends(database_url: str) -> 
     other.close()
     with pytest.raises(MirrorError, match="closed"):
         other.store.count("users")
+
+
+def test_a_report_tells_skipped_events_unread_resources_and_failures_waited_out() -> None:
+    skipped = SkippedEvent(41, "listing/updated", "listing", "l-1", "MirrorError: too big")
+    report = SyncReport(
+        position=42, events=2, skipped=[skipped], unread=["user u-1: ServerError: 503"], outages=3
+    )
+    assert str(report).splitlines() == [
+        "caught up: 2 events, 0 requests, 0 credits, position 42",
+        "  3 failures waited out",
+        "  skipped event 41 (listing/updated of listing l-1): MirrorError: too big",
+        "  to read again: user u-1: ServerError: 503",
+    ]
+
+
+def test_status_lists_skipped_events_and_resources_to_read_again() -> None:
+    skipped = SkippedEvent(41, "listing/updated", "listing", "l-1", "MirrorError: too big")
+    shown = str(
+        _status(dt.timedelta(seconds=1), skipped=(skipped,), unread=("user u-1: timeout",))
+    ).splitlines()
+    assert shown[-4:] == [
+        "1 events skipped since the last snapshot:",
+        "  event 41 (listing/updated of listing l-1): MirrorError: too big",
+        "1 resources to read again at the next sync:",
+        "  user u-1: timeout",
+    ]
+    assert "skipped" not in str(_status(dt.timedelta(seconds=1)))
+
+
+# Answers that do not keep to the snapshot's window or order: requests-mock serves a users
+# query that ignores what it is asked.
+USERS_QUERY = f"{IG}/v1/integration_api/users/query"
+START = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+
+
+def _users_page(*created: dt.datetime) -> dict[str, object]:
+    users = [
+        {
+            "id": str(uuid.UUID(int=n + 1)),
+            "type": "user",
+            "attributes": {"createdAt": when.isoformat().replace("+00:00", "Z")},
+        }
+        for n, when in enumerate(created)
+    ]
+    body = {"data": users, "included": [], "meta": {"totalItems": None, "page": 1, "perPage": 100}}
+    return {"json": body, "headers": {"Content-Type": "application/json"}}
+
+
+def _snapshot_fails(url: str) -> UnexpectedResponseError:
+    client = IntegrationClient("client-id", "client-secret", base_url=IG, retry_policy=NO_WAIT)
+    with Mirror(client, url, clock=lambda: NOW) as m, pytest.raises(UnexpectedResponseError) as e:
+        m.sync()
+    # Stopped at once: the table is not marked done, and the snapshot goes on next time (an
+    # SQLite file it wrote no row to is removed, and the next time begins it afresh).
+    if not url.startswith("sqlite:///") or Path(url.removeprefix("sqlite:///")).exists():
+        assert status(url).phase == "snapshot"
+    return e.value
+
+
+@pytest.mark.usefixtures("mock")
+def test_a_page_out_of_order_stops_the_snapshot(
+    mock: requests_mock.Mocker, database_url: str
+) -> None:
+    # `sort` ignored: newest first. Taken as done, the table would hold 100 of its rows.
+    newest_first = [START + dt.timedelta(minutes=100 - n) for n in range(100)]
+    mock.get(USERS_QUERY, **_users_page(*newest_first))  # type: ignore[arg-type]
+    error = _snapshot_fails(database_url)
+    assert error.status == 200 and error.request == "GET users/query"
+    assert "not oldest first (sort -createdAt)" in str(error)
+    assert len(mock.request_history) == 2  # the token, and one page
+
+
+@pytest.mark.usefixtures("mock")
+def test_a_page_from_before_its_window_stops_the_snapshot(
+    mock: requests_mock.Mocker, database_url: str
+) -> None:
+    # `createdAtStart` ignored: the first page again, for ever (5 credits a time).
+    oldest_first = [START + dt.timedelta(minutes=n) for n in range(100)]
+    mock.get(USERS_QUERY, **_users_page(*oldest_first))  # type: ignore[arg-type]
+    error = _snapshot_fails(database_url)
+    assert "starts at 2026-11-01T00:00:00.000Z, before its createdAtStart" in str(error)
+    assert len([r for r in mock.request_history if r.url.startswith(USERS_QUERY)]) == 2
+
+
+@pytest.mark.usefixtures("mock")
+def test_pages_that_ignore_their_number_stop_the_snapshot(
+    mock: requests_mock.Mocker, database_url: str
+) -> None:
+    # A whole page made in one millisecond is read by page numbers: an answer that ignores
+    # `page` would bring the same page for ever.
+    mock.get(USERS_QUERY, **_users_page(*[START] * 100))  # type: ignore[arg-type]
+    error = _snapshot_fails(database_url)
+    assert "page 2 repeats resources of the pages before it" in str(error)
+    assert error.request == "GET users/query"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://mirror:s3cret@db:5432/market", "postgresql://mirror:***@db:5432/market"),
+        ("postgres://mirror:p%40ss:word@db/market", "postgres://mirror:***@db/market"),
+        ("postgresql://mirror@db/market", "postgresql://mirror@db/market"),
+        ("sqlite:////var/lib/market.db", "sqlite:////var/lib/market.db"),
+    ],
+)
+def test_a_database_is_shown_without_its_password(url: str, shown: str) -> None:
+    assert parse_url(url).shown == shown

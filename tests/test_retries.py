@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import logging
 import random
 import re
@@ -34,6 +35,7 @@ from flexclient._http.transport import (
     Transport,
     check_timeout,
     default_deadline,
+    parse_http_date,
     parse_retry_after,
 )
 from tests.helpers import CREATE, CREATED, MP, OK, QUERY
@@ -220,6 +222,16 @@ def test_retry_after_in_the_past_or_negative_is_no_wait_and_garbage_is_ignored()
     assert parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0
     assert parse_retry_after("") is None and parse_retry_after(None) is None
     assert parse_retry_after("soon") is None
+
+
+def test_an_http_date_is_read_as_utc_and_anything_else_as_none() -> None:
+    utc = dt.datetime(2015, 10, 21, 7, 28, tzinfo=dt.UTC)
+    assert parse_http_date("Wed, 21 Oct 2015 07:28:00 GMT") == utc
+    # Another zone is turned into UTC; a date without one (RFC 850's asctime) is UTC.
+    assert parse_http_date("Wed, 21 Oct 2015 09:28:00 +0200") == utc
+    assert parse_http_date("Wed Oct 21 07:28:00 2015") == utc
+    for bad in ("", None, "yesterday", "Wed, 32 Oct 2015 07:28:00 GMT"):
+        assert parse_http_date(bad) is None
 
 
 def test_an_answer_without_a_reason_phrase_gets_the_standard_one(

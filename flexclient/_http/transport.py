@@ -23,6 +23,7 @@ within a total time budget.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import email.utils
 import http
 import io
@@ -206,11 +207,24 @@ def parse_retry_after(value: str | None) -> float | None:
         return max(0.0, float(value))
     except ValueError:
         pass
+    when = parse_http_date(value)
+    return None if when is None else max(0.0, when.timestamp() - time.time())
+
+
+def parse_http_date(value: str | None) -> dt.datetime | None:
+    """An HTTP date (a `Date` or `Retry-After` header) as an aware UTC datetime, or None.
+
+    >>> parse_http_date("Wed, 21 Oct 2015 07:28:00 GMT")
+    datetime.datetime(2015, 10, 21, 7, 28, tzinfo=datetime.timezone.utc)
+    """
+    if not value:
+        return None
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
-    return max(0.0, when.timestamp() - time.time())
+    # A date without a zone is UTC, as HTTP dates are (RFC 9110).
+    return when.replace(tzinfo=dt.UTC) if when.tzinfo is None else when.astimezone(dt.UTC)
 
 
 def _phrase(status: int) -> str:

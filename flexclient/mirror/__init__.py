@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from flexclient.mirror._sync import (
         Mirror as Mirror,
         MirrorStatus as MirrorStatus,
+        SkippedEvent as SkippedEvent,
         SyncReport as SyncReport,
         status as status,
     )

@@ -6,20 +6,38 @@ place it got to. *Catching up* then replays the events from the mark: every even
 resource as it was after the change, so replaying an event the snapshot already saw does no
 harm, and the rows end as the last event left them, even for changes made while the snapshot
 ran. Each batch of events is committed with the position of its last event.
+
+Time is the API's: the `Date` of its answers tells how far the local clock is off, and every
+time the mirror saves or compares (the mark, when it caught up, the six days of `_is_stale`)
+is the local clock corrected by that. Faults are ridden out or recorded, never silent: a
+follower waits out an outage, an event the database cannot hold is recorded and passed, a
+resource that cannot be read is read again later, and an answer that ignores the snapshot's
+window or order stops the snapshot with an error.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import itertools
+import logging
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
-from flexclient._errors import NotFoundError, ParameterError
+from flexclient._errors import (
+    NotFoundError,
+    ParameterError,
+    RateLimitError,
+    ServerError,
+    TransportError,
+    UnexpectedResponseError,
+)
 from flexclient._events import FASTEST_POLL_INTERVAL, credits_per_day
+from flexclient._http.transport import parse_http_date
 from flexclient.mirror._database import DEFAULT_LOCK_TIMEOUT
 from flexclient.mirror._names import DEFAULT_POLL_INTERVAL, OPTIONAL_TABLES
 from flexclient.mirror._store import Store
@@ -42,17 +60,37 @@ from flexclient.models import Event, Resource
 
 if TYPE_CHECKING:
     from flexclient._clients import IntegrationClient
+    from flexclient._endpoints.kinds import Response
+
+log = logging.getLogger("flexclient")
 
 _PAGE = 100
 # Sharetribe keeps events 7 days on Dev and Test (90 on Live). A mirror not synced for longer
 # than this checks, with one more events query, that the events since are all still kept.
 STALE_AFTER = dt.timedelta(days=6)
-# The mark is taken this far before the clock's time, so that a server clock a little behind
-# ours loses no event: events replayed twice do no harm.
+# The mark is taken this far before the API's time (the `Date` of its answer, whole seconds),
+# so that an event stamped by another of its servers, whose clock may be a little behind,
+# is not lost: events replayed twice do no harm.
 _MARK_MARGIN = dt.timedelta(minutes=10)
 # Availability exceptions and stock adjustments are queried by a listing and a time range of
 # at most 366 days: the mirror reads the year before and the year after the sync.
 _CHILD_YEAR = dt.timedelta(days=365)
+# What passes: an outage, a rate limit, a lost connection, a timeout (after the client's own
+# retries). A follower waits and goes on; anything else ends it.
+_TRANSIENT = (ServerError, RateLimitError, TransportError)
+# A resource that fails to be read for one of these is read again later; the rest goes on.
+_UNREADABLE = (*_TRANSIENT, UnexpectedResponseError)
+# A follower's first wait after a failure, doubled at each failure in a row up to the poll
+# interval.
+_FIRST_RETRY = 1.0
+# A `Date` is whole seconds, and the answer took time to arrive: a local clock this close to
+# it agrees with the API's, and is used as it is (to the millisecond).
+_DATE_BEHIND = dt.timedelta(seconds=1)
+_DATE_AHEAD = dt.timedelta(seconds=2)
+# A difference worth a warning in the log.
+_SKEW_TOLD = dt.timedelta(minutes=1)
+# A reason recorded for a skipped event or an unread resource is cut to this length.
+_REASON = 300
 
 _TRANSACTION_INCLUDES = [
     "listing",
@@ -68,6 +106,77 @@ _TRANSACTION_INCLUDES = [
 
 def _utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
+
+
+@dataclass(frozen=True)
+class SkippedEvent:
+    """An event whose resource the mirror's database could not hold: recorded in the
+    mirror's state and passed, so that the events after it are applied. A resource the
+    snapshot read and could not write is recorded the same way, with no sequence ID or event
+    type.
+
+    Its resource's row stays as the events before it left it (or absent) until a later event
+    of that resource, or a new snapshot, writes it. `reason` is the error the database gave.
+    `Mirror.status().skipped` lists them until the next snapshot.
+    """
+
+    sequence_id: int | None
+    event_type: str | None
+    resource_type: str | None
+    resource_id: str | None
+    reason: str
+
+    def __str__(self) -> str:
+        if self.sequence_id is None:
+            return f"{self.resource_type} {self.resource_id} (snapshot): {self.reason}"
+        return (
+            f"event {self.sequence_id} ({self.event_type} of {self.resource_type}"
+            f" {self.resource_id}): {self.reason}"
+        )
+
+    @classmethod
+    def of(cls, event: Event, error: BaseException) -> SkippedEvent:
+        """The record of `event`, passed because writing it raised `error`."""
+        a = event.attributes
+        return cls(
+            sequence_id=a.sequence_id,
+            event_type=a.event_type,
+            resource_type=a.resource_type,
+            resource_id=None if a.resource_id is None else str(a.resource_id),
+            reason=_reason(error),
+        )
+
+    @classmethod
+    def load(cls, saved: Mapping[str, Any]) -> SkippedEvent:
+        """A record as `saved` (what `saved()` wrote into the mirror's state)."""
+        seq = saved.get("sequence_id")
+
+        def text(key: str) -> str | None:
+            value = saved.get(key)
+            return value if isinstance(value, str) else None
+
+        return cls(
+            sequence_id=seq if isinstance(seq, int) else None,
+            event_type=text("event_type"),
+            resource_type=text("resource_type"),
+            resource_id=text("resource_id"),
+            reason=text("reason") or "",
+        )
+
+    def saved(self) -> dict[str, Any]:
+        """The record as JSON, for the mirror's state."""
+        return {
+            "sequence_id": self.sequence_id,
+            "event_type": self.event_type,
+            "resource_type": self.resource_type,
+            "resource_id": self.resource_id,
+            "reason": self.reason,
+        }
+
+
+def _reason(error: BaseException) -> str:
+    said = f"{type(error).__name__}: {error}"
+    return said if len(said) <= _REASON else said[: _REASON - 3] + "..."
 
 
 @dataclass
@@ -87,6 +196,9 @@ class SyncReport:
     position: int | None = None
     snapshot: str | None = None  # why a snapshot was taken, if one was
     events: int = 0
+    skipped: list[SkippedEvent] = field(default_factory=list[SkippedEvent])
+    unread: list[str] = field(default_factory=list[str])  # resources to read again, and why
+    outages: int = 0  # failures a follower waited out
 
     @property
     def changed(self) -> bool:
@@ -104,6 +216,10 @@ class SyncReport:
                 f"  {table}: {self.upserted.get(table, 0):,} upserted,"
                 f" {self.deleted.get(table, 0):,} deleted"
             )
+        if self.outages:
+            lines.append(f"  {self.outages:,} failures waited out")
+        lines.extend(f"  skipped {skipped}" for skipped in self.skipped)
+        lines.extend(f"  to read again: {unread}" for unread in self.unread)
         return "\n".join(lines)
 
 
@@ -121,6 +237,8 @@ class MirrorStatus:
     rows: Mapping[str, int]
     poll_interval: float
     credits_per_day: int
+    skipped: tuple[SkippedEvent, ...] = ()  # events passed since the last snapshot
+    unread: tuple[str, ...] = ()  # resources to read again at the next sync, and why
 
     def __str__(self) -> str:
         lag = "unknown" if self.lag is None else _duration(self.lag)
@@ -132,6 +250,12 @@ class MirrorStatus:
             " credits a day",
         ]
         lines.extend(f"  {name}: {n:,} rows" for name, n in self.rows.items())
+        if self.skipped:
+            lines.append(f"{len(self.skipped):,} events skipped since the last snapshot:")
+            lines.extend(f"  {skipped}" for skipped in self.skipped)
+        if self.unread:
+            lines.append(f"{len(self.unread):,} resources to read again at the next sync:")
+            lines.extend(f"  {unread}" for unread in self.unread)
         return "\n".join(lines)
 
 
@@ -166,7 +290,9 @@ def status(
 
 def _status_of(store: Store, clock: Callable[[], dt.datetime]) -> MirrorStatus:
     synced = store.text("synced_at")
-    lag = clock() - dt.datetime.fromisoformat(synced) if synced else None
+    # The last sync's time is the API's: so is now, by the local clock's last known error.
+    now = clock() + _offset(store)
+    lag = now - dt.datetime.fromisoformat(synced) if synced else None
     interval = store.get("poll_interval")
     interval = float(interval) if isinstance(interval, int | float) else DEFAULT_POLL_INTERVAL
     return MirrorStatus(
@@ -179,7 +305,28 @@ def _status_of(store: Store, clock: Callable[[], dt.datetime]) -> MirrorStatus:
         rows={name: store.count(name) for name in store.table_names()},
         poll_interval=interval,
         credits_per_day=credits_per_day(interval),
+        skipped=tuple(_skipped(store)),
+        unread=tuple(_texts(store.get("unread"))),
     )
+
+
+def _offset(store: Store) -> dt.timedelta:
+    """How far the API's clock was from the local one at the last answer (saved)."""
+    seconds = store.get("clock_offset")
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        return dt.timedelta(0)
+    return dt.timedelta(seconds=seconds)
+
+
+def _skipped(store: Store) -> list[SkippedEvent]:
+    saved = store.get("skipped")
+    records = cast("list[object]", saved) if isinstance(saved, list) else []
+    return [SkippedEvent.load(cast("dict[str, Any]", r)) for r in records if isinstance(r, dict)]
+
+
+def _texts(value: object) -> list[str]:
+    items = cast("list[object]", value) if isinstance(value, list) else []
+    return [item for item in items if isinstance(item, str)]
 
 
 class _Stopped(Exception):
@@ -198,7 +345,8 @@ class Mirror:
     a request (two for availability exceptions) per transaction or listing at the snapshot.
     `poll_interval` is how often `follow()` asks for new events (60 s; under 10 s only with
     `allow_fast_polling=True`). `progress` draws the snapshot's progress on `stream` (by
-    default only when it is a terminal). `clock` tells the time (tests move it).
+    default only when it is a terminal). `clock` is the local clock (tests move it), corrected
+    by the `Date` of the API's answers: the mirror's times are the API's.
 
     `database` is `sqlite:///path` or `postgresql://user@host/database` (the `postgres`
     extra); a PostgreSQL mirror's tables go in the schema `schema` ("sharetribe" unless
@@ -242,6 +390,11 @@ class Mirror:
         self.store: Store = Store(database, schema=schema, lock_timeout=lock_timeout)
         self._report = SyncReport()
         self._resnapshot = False  # whether the snapshot under way deletes what it misses
+        # What to add to the local clock to tell the API's time, as its last answer told.
+        self._offset = _offset(self.store)
+        self._answers = 0  # answers read, to tell a follower's failures in a row
+        self._told_skew = False
+        self._told_no_date = False
 
     def __repr__(self) -> str:
         return f"<Mirror {self.store.url} at position {self.store.number('position')}>"
@@ -278,8 +431,57 @@ class Mirror:
 
     def follow(self, stop: threading.Event | None = None) -> SyncReport:
         """`sync()`, then keep following the events, polling every `poll_interval`, until
-        `stop` is set (or Ctrl-C); each batch of events is committed before waiting."""
+        `stop` is set (or Ctrl-C); each batch of events is committed before waiting.
+
+        What passes (a 5xx, a 429, a lost connection, a timeout) is waited out, logged as a
+        warning; anything else ends it, logged with the position saved, and is raised."""
         return self._run(follow=stop if stop is not None else threading.Event())
+
+    # The API's time.
+
+    def _api_now(self) -> dt.datetime:
+        """The API's time now: the local clock, corrected by the last answer's `Date`."""
+        return self._clock() + self._offset
+
+    def _observe(self, server_time: dt.datetime | None) -> dt.datetime:
+        """Learn from an answer just read (its `Date`) how far the local clock is off;
+        returns the API's time now."""
+        self._answers += 1
+        local = self._clock()
+        if server_time is None:
+            if not self._told_no_date:
+                self._told_no_date = True
+                log.warning(
+                    "mirror %s: the API's answers carry no Date: its times come from this"
+                    " machine's clock",
+                    self.store.url,
+                )
+            return local + self._offset
+        if server_time - _DATE_BEHIND <= local <= server_time + _DATE_AHEAD:
+            self._offset = dt.timedelta(0)
+        else:
+            # The middle of the second the Date names.
+            self._offset = server_time + dt.timedelta(milliseconds=500) - local
+            if abs(self._offset) > _SKEW_TOLD and not self._told_skew:
+                self._told_skew = True
+                ahead = "behind" if self._offset > dt.timedelta(0) else "ahead of"
+                log.warning(
+                    "mirror %s: this machine's clock is %s %s the API's: the mirror tells"
+                    " the time by the API's",
+                    self.store.url,
+                    _duration(abs(self._offset)),
+                    ahead,
+                )
+        return local + self._offset
+
+    def _answered(self, response: Response[Any]) -> dt.datetime:
+        return self._observe(parse_http_date(response.headers.get("Date")))
+
+    def _save_time(self, **times: dt.datetime) -> None:
+        """Save `times` (the API's) and the local clock's error with them."""
+        for key, when in times.items():
+            self.store.set(key, timestamp(when))
+        self.store.set("clock_offset", self._offset.total_seconds())
 
     # The phases.
 
@@ -299,28 +501,73 @@ class Mirror:
                     self.store.clear(name)
             self.store.set("options", self._options)
         try:
-            phase = self.store.text("phase")
-            if phase is None:
-                self._restart("snapshot", "first sync")
-            elif phase == "live" and self._is_stale():
-                self._restart("resnapshot", "position older than the events kept")
-            self._resnapshot = self.store.text("phase") == "resnapshot"
-            if self.store.text("phase") in ("snapshot", "resnapshot"):
-                report.snapshot = report.snapshot or self.store.text("reason")
-                self._snapshot()
-            self._catch_up(follow)
+            self._ride_out(follow)
         except _Stopped:
             pass
         except KeyboardInterrupt:
             # Ctrl-C ends following (what was read is committed, or read again next time).
             if follow is None:
                 raise
+        except Exception as exc:
+            if follow is not None:
+                log.error(
+                    "mirror %s: following ended at position %s (saved): %s",
+                    self.store.url,
+                    self._saved_position(),
+                    exc,
+                )
+            raise
         finally:
             spent = self._client.usage.snapshot()
             report.requests = spent.requests - before.requests
             report.credits = spent.credits - before.credits
             report.position = self.store.number("position")
         return report
+
+    def _saved_position(self) -> int | str | None:
+        """The position saved, as far as a database that may have failed can tell."""
+        try:
+            return self.store.number("position")
+        except Exception:  # the database's own failure, being reported
+            return "unknown"
+
+    def _ride_out(self, follow: threading.Event | None) -> None:
+        """The phases; following, again after each failure that passes (an outage, a rate
+        limit, a lost connection), after a wait that doubles while they fail in a row."""
+        wait = min(_FIRST_RETRY, self._poll)
+        while True:
+            answers = self._answers
+            try:
+                self._phases(follow)
+                return
+            except _TRANSIENT as exc:
+                if follow is None:
+                    raise
+                if self._answers > answers:  # it got somewhere: a new failure, not the same
+                    wait = min(_FIRST_RETRY, self._poll)
+                self._report.outages += 1
+                log.warning(
+                    "mirror %s: %s; trying again in %g s (position %s)",
+                    self.store.url,
+                    exc,
+                    wait,
+                    self._saved_position(),
+                )
+                if follow.wait(wait):
+                    return
+                wait = min(wait * 2, self._poll)
+
+    def _phases(self, follow: threading.Event | None) -> None:
+        phase = self.store.text("phase")
+        if phase is None:
+            self._restart("snapshot", "first sync")
+        elif phase == "live" and self._is_stale():
+            self._restart("resnapshot", "position older than the events kept")
+        self._resnapshot = self.store.text("phase") == "resnapshot"
+        if self.store.text("phase") in ("snapshot", "resnapshot"):
+            self._report.snapshot = self._report.snapshot or self.store.text("reason")
+            self._snapshot()
+        self._catch_up(follow)
 
     def _restart(self, phase: str, reason: str) -> None:
         """Begin a snapshot; a re-snapshot also deletes what it does not see."""
@@ -329,9 +576,20 @@ class Mirror:
             self.store.forget_seen()
             self.store.set("phase", phase)
             self.store.set("reason", reason)
-            self.store.set("mark", timestamp(self._clock() - _MARK_MARGIN))
+            # Lowered to the API's time of the snapshot's first answer (`_lower_mark`).
+            self._save_time(mark=self._api_now() - _MARK_MARGIN)
             self.store.set("position", None)
+            # The snapshot reads every resource again: skipped events are behind it.
+            self.store.set("skipped", [])
         self._report.snapshot = reason
+
+    def _lower_mark(self, sent: dt.datetime) -> None:
+        """Make the mark no later than `sent` (the API's time a snapshot request was sent),
+        less the margin: every change the snapshot did not see is replayed from it."""
+        mark = self.store.text("mark")
+        lower = timestamp(sent - _MARK_MARGIN)
+        if mark is None or lower < mark:
+            self._save_time(mark=sent - _MARK_MARGIN)
 
     def _is_stale(self) -> bool:
         """Whether events after the saved position may be gone: the API answers from the
@@ -345,9 +603,10 @@ class Mirror:
         if not known:
             return True
         since = max(known)
-        if self._clock() - since < STALE_AFTER:
+        if self._api_now() - since < STALE_AFTER:
             return False
         res = self._client.events.query({"perPage": 1})
+        self._answered(res)
         oldest = res.data.data[0].attributes if res.data.data else None
         if oldest is None or oldest.created_at is None:
             # Nothing kept at all: whatever came after the position is gone with the rest.
@@ -407,25 +666,105 @@ class Mirror:
             params: dict[str, Any] = {"include": include, "perPage": _PAGE, "sort": "-createdAt"}
             if cursor.at is not None:
                 params["createdAtStart"] = dt.datetime.fromisoformat(cursor.at)
-            page = query(params).data
+            sent = self._clock()
+            res = query(params)
+            self._answered(res)
+            sent += self._offset  # the API's time, by what its answer told
+            page = res.data
             resources: list[Resource] = page.data
+            _check_window(res, str(query.path), cursor.at)
             fresh = [r for r in resources if str(r.id) not in cursor.ids]
             if cursor.at is not None and not fresh and len(resources) == _PAGE:
                 # A whole page created in the same millisecond: read that millisecond by pages.
                 fresh = self._same_millisecond(query, params, cursor.at)
                 cursor = _Cursor(_next_ms(cursor.at), [])
             else:
-                cursor = cursor.advanced(fresh)
-            brought = _by_key(page.included)
-            with self.store.transaction():
-                for resource in fresh:
-                    self._store_resource(table, resource, brought)
-                if len(resources) < _PAGE:
-                    self.store.set(f"{key}:done", True)
-                self.store.set(key, {"at": cursor.at, "ids": cursor.ids})
+                before, cursor = cursor, cursor.advanced(fresh)
+                if len(resources) == _PAGE and cursor == before:
+                    # Nothing new in a full page: asking again would bring the same page.
+                    raise _unexpected(
+                        res,
+                        str(query.path),
+                        f"a full page from createdAtStart {before.at} brought nothing new:"
+                        " the window does not move",
+                    )
+            done = len(resources) < _PAGE
+            self._write(
+                table,
+                fresh,
+                functools.partial(self._store_resource, table, by_id=_by_key(page.included)),
+                functools.partial(self._window_read, key, cursor, done, sent),
+            )
             self._show_progress(table)
             if len(resources) < _PAGE:
                 return
+
+    def _window_read(self, key: str, cursor: _Cursor, done: bool, sent: dt.datetime) -> None:
+        """Save where a table's snapshot got to: the cursor, whether it is done, and the mark
+        no later than the page's request."""
+        self._lower_mark(sent)
+        if done:
+            self.store.set(f"{key}:done", True)
+        self.store.set(key, {"at": cursor.at, "ids": cursor.ids})
+
+    def _write(
+        self,
+        table: Table,
+        resources: Sequence[Resource],
+        write: Callable[[Resource], None],
+        finish: Callable[[], None],
+    ) -> None:
+        """Write a page of `resources` of `table`, then `finish` (where the snapshot got to),
+        in one transaction. If that fails, each resource is written in a transaction of its
+        own, and one the database refuses is recorded and passed, as a skipped event is."""
+        counts = self._counts()
+        try:
+            with self.store.transaction():
+                for resource in resources:
+                    write(resource)
+                finish()
+            return
+        except Exception:
+            self._report.upserted, self._report.deleted = counts
+        for resource in resources:
+            counts = self._counts()
+            try:
+                with self.store.transaction():
+                    write(resource)
+                continue
+            except Exception as exc:
+                self._report.upserted, self._report.deleted = counts
+                skipped = SkippedEvent(
+                    None, None, table.resource_type, str(resource.id), _reason(exc)
+                )
+            self._skip(skipped, functools.partial(self._keep, table, str(resource.id)))
+        with self.store.transaction():
+            finish()
+
+    def _keep(self, table: Table, rid: str) -> None:
+        """A re-snapshot keeps a row it could not write, rather than delete it as unseen."""
+        if self._resnapshot:
+            self.store.mark_seen(table, [rid])
+
+    def _counts(self) -> tuple[dict[str, int], dict[str, int]]:
+        """The report's counts, to put back when the transaction they count rolls back."""
+        return dict(self._report.upserted), dict(self._report.deleted)
+
+    def _skip(self, skipped: SkippedEvent, also: Callable[[], None]) -> None:
+        """Record `skipped` in the mirror's state with `also` (what moves the mirror past it),
+        report it and log it. A database that cannot write at all fails here too, and that
+        error is raised: only what the database refuses alone is passed."""
+        with self.store.transaction():
+            saved = [r.saved() for r in _skipped(self.store)]
+            self.store.set("skipped", [*saved, skipped.saved()])
+            also()
+        self._report.skipped.append(skipped)
+        log.warning(
+            "mirror %s: skipped %s; its row stays as it was until a later event or a new"
+            " snapshot (mirror status lists the skipped events)",
+            self.store.url,
+            skipped,
+        )
 
     def _same_millisecond(self, query: Any, params: dict[str, Any], at: str) -> list[Resource]:
         start = dt.datetime.fromisoformat(at)
@@ -491,19 +830,33 @@ class Mirror:
         key = f"snapshot:{table.name}:after"
         for parent_id in self._parents(parents, key):
             children = read(parent_id)
-            with self.store.transaction():
-                for child in children:
-                    self._upsert(table, child, {parent_column: parent_id})
-                self.store.set(key, parent_id)
+            self._write(
+                table,
+                children,
+                functools.partial(self._upsert, table, parent={parent_column: parent_id}),
+                functools.partial(self.store.set, key, parent_id),
+            )
             self._show_progress(table)
         with self.store.transaction():
             self.store.set(f"snapshot:{table.name}:done", True)
 
     def _paged(self, query: Any, params: dict[str, Any]) -> list[Resource]:
         found: list[Resource] = []
+        seen: set[tuple[str, str]] = set()
         number = 1
         while True:
-            page = query({**params, "perPage": _PAGE, "page": number}).data
+            res = query({**params, "perPage": _PAGE, "page": number})
+            self._answered(res)
+            page = res.data
+            keys = {(r.type, str(r.id)) for r in page.data}
+            if keys & seen:
+                # An answer that ignores `page` would bring the same page for ever.
+                raise _unexpected(
+                    res,
+                    str(query.path),
+                    f"page {number} repeats resources of the pages before it",
+                )
+            seen |= keys
             found.extend(page.data)
             if len(page.data) < _PAGE:
                 return found
@@ -522,7 +875,7 @@ class Mirror:
 
     def _exceptions(self) -> None:
         table = BY_RESOURCE_TYPE["availabilityException"]
-        now = self._clock()
+        now = self._api_now()
 
         def read(listing: str) -> list[Resource]:
             found: list[Resource] = []
@@ -539,7 +892,7 @@ class Mirror:
 
     def _adjustments(self) -> None:
         table = BY_RESOURCE_TYPE["stockAdjustment"]
-        now = self._clock()
+        now = self._api_now()
         self._children(
             table,
             LISTINGS,
@@ -562,7 +915,8 @@ class Mirror:
         batch: list[Event] = []
 
         def flush() -> None:
-            self._apply(batch, caught_up=True)
+            # The feed has caught up: the time of its last answer is the API's.
+            self._apply(batch, caught_up_at=self._observe(feed.server_time))
             batch.clear()
 
         def wait(seconds: float) -> None:
@@ -583,31 +937,68 @@ class Mirror:
         # A batch is written when it is a page long, and when the feed has caught up (before
         # it waits, or as it ends): events handed out but not written are read again by the
         # next run, from the position written with the last batch.
-        for event in feed:
+        events = iter(feed)
+        while True:
+            try:
+                event = next(events)
+            except StopIteration:
+                break
+            except _Stopped:
+                raise
+            except Exception:
+                # The feed failed (an outage, say): what it read is written first, so that
+                # the position saved is the last event read.
+                if batch:
+                    self._apply(batch, caught_up_at=None)
+                raise
             batch.append(event)
             if len(batch) >= _PAGE:
-                self._apply(batch, caught_up=False)
+                self._apply(batch, caught_up_at=None)
                 batch.clear()
         flush()
 
-    def _apply(self, events: Sequence[Event], *, caught_up: bool) -> None:
-        """Write a batch of events and the position after them, in one transaction."""
-        with self.store.transaction():
-            for event in events:
-                self._apply_one(event)
-            if events:
-                last = events[-1].attributes
-                self.store.set("position", last.sequence_id)
-                if last.created_at is not None:
-                    self.store.set("last_event_at", timestamp(last.created_at))
-            self._fetch_missing_images()
-            if caught_up:
-                # No event after the position was made before this time (less a margin for a
-                # server clock a little behind ours): see `_is_stale`.
-                now = self._clock()
-                self.store.set("caught_up_at", timestamp(now - _MARK_MARGIN))
-                self.store.set("synced_at", timestamp(now))
+    def _apply(self, events: Sequence[Event], *, caught_up_at: dt.datetime | None) -> None:
+        """Write a batch of events and the position after them, in one transaction; then
+        read the images they refer to (no transaction is held while the API answers)."""
+        if events:
+            counts = self._counts()
+            try:
+                with self.store.transaction():
+                    for event in events:
+                        self._apply_one(event)
+                    self._advance(events[-1])
+            except Exception:
+                # Rolled back: event by event, so that one the database cannot hold is
+                # recorded and passed rather than hold up the ones after it for ever.
+                self._report.upserted, self._report.deleted = counts
+                self._apply_singly(events)
+        self._fetch_missing_images()
+        if caught_up_at is not None:
+            with self.store.transaction():
+                # No event after the position was made before this time (less a margin for
+                # events stamped by another of the API's servers): see `_is_stale`.
+                self._save_time(caught_up_at=caught_up_at - _MARK_MARGIN, synced_at=caught_up_at)
         self._report.events += len(events)
+
+    def _advance(self, event: Event) -> None:
+        """Save the position after `event`."""
+        a = event.attributes
+        self.store.set("position", a.sequence_id)
+        if a.created_at is not None:
+            self.store.set("last_event_at", timestamp(a.created_at))
+
+    def _apply_singly(self, events: Sequence[Event]) -> None:
+        for event in events:
+            counts = self._counts()
+            try:
+                with self.store.transaction():
+                    self._apply_one(event)
+                    self._advance(event)
+                continue
+            except Exception as exc:
+                self._report.upserted, self._report.deleted = counts
+                skipped = SkippedEvent.of(event, exc)
+            self._skip(skipped, functools.partial(self._advance, event))
 
     def _apply_one(self, event: Event) -> None:
         a = event.attributes
@@ -623,22 +1014,33 @@ class Mirror:
 
     def _fetch_missing_images(self) -> None:
         """Images a listing or user now refers to come with no event of their own: read them
-        with the resource, one request each."""
+        with the resource, one request each, before writing them. One that cannot be read
+        now (an outage) is left missing, and so read again at the next batch or sync."""
         listings, users = self.store.missing_images()
-        # A listing or user deleted since is left for its deletion event, in a later batch.
-        for rid in listings:
+        reads = [(LISTINGS, rid, self._client.listings.show, "images") for rid in listings] + [
+            (USERS, rid, self._client.users.show, "profileImage") for rid in users
+        ]
+        found: list[tuple[Table, Response[Any]]] = []
+        unread: list[str] = []
+        for table, rid, show, include in reads:
             try:
-                res = self._client.listings.show({"id": rid, "include": ["images"]})
+                res: Response[Any] = show({"id": rid, "include": [include]})
             except NotFoundError:
+                # Deleted since: left for its deletion event, in a later batch.
                 continue
-            self._store_resource(LISTINGS, res.data.data, _by_key(res.data.included))
-        for rid in users:
-            try:
-                found = self._client.users.show({"id": rid, "include": ["profileImage"]})
-            except NotFoundError:
+            except _UNREADABLE as exc:
+                unread.append(f"{table.resource_type} {rid}: {_reason(exc)}")
                 continue
-            self._store_resource(USERS, found.data.data, _by_key(found.data.included))
-        _count(self._report.deleted, IMAGES.name, self.store.delete_unreferenced_images())
+            self._answered(res)
+            found.append((table, res))
+        for what in unread:
+            log.warning("mirror %s: cannot read %s; read again later", self.store.url, what)
+        self._report.unread = unread
+        with self.store.transaction():
+            for table, res in found:
+                self._store_resource(table, res.data.data, _by_key(res.data.included))
+            _count(self._report.deleted, IMAGES.name, self.store.delete_unreferenced_images())
+            self.store.set("unread", unread)
 
     # Progress, on a terminal.
 
@@ -686,6 +1088,41 @@ class _Cursor:
             elif when == at:
                 ids.append(str(resource.id))
         return _Cursor(at, ids)
+
+
+def _check_window(res: Response[Any], endpoint: str, since: str | None) -> None:
+    """Stop a snapshot whose answer does not keep to its window (`createdAtStart`) or order
+    (`sort`): asking again would bring the same page until the rate limit, and a table read
+    out of order would be marked done with rows missing."""
+    resources: list[Resource] = res.data.data
+    times: list[str] = []
+    for resource in resources:
+        created = getattr(resource.attributes, "created_at", None)
+        if not isinstance(created, dt.datetime):
+            raise _unexpected(res, endpoint, f"{resource.type} {resource.id} has no createdAt")
+        times.append(timestamp(created))
+    for earlier, later in itertools.pairwise(times):
+        if later < earlier:
+            raise _unexpected(
+                res,
+                endpoint,
+                f"the page is not oldest first (sort -createdAt): {earlier} comes before {later}",
+            )
+    if since is not None and times and times[0] < since:
+        raise _unexpected(
+            res, endpoint, f"the page starts at {times[0]}, before its createdAtStart {since}"
+        )
+
+
+def _unexpected(res: Response[Any], endpoint: str, problem: str) -> UnexpectedResponseError:
+    return UnexpectedResponseError(
+        res.status,
+        res.status_text,
+        headers=res.headers,
+        request=f"GET {endpoint}",
+        reason=f"{problem}; the snapshot stops rather than copy a table in part"
+        " (what it wrote is kept, and the next sync goes on from there)",
+    )
 
 
 def _next_ms(at: str) -> str:

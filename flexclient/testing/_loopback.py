@@ -4,6 +4,7 @@ and the fake asset CDN share (start, stop, `with`, their URL)."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable
 from types import TracebackType
 from typing import Any, ClassVar, Self
@@ -14,6 +15,11 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 class _QuietHandler(WSGIRequestHandler):
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         pass
+
+    def date_time_string(self, timestamp: float | None = None) -> str:
+        # The `Date` header, by the server's clock (the fake marketplace's, which tests move).
+        now = getattr(self.server, "clock", time.time)
+        return super().date_time_string(now() if timestamp is None else timestamp)
 
 
 class LoopbackServer:
@@ -33,6 +39,10 @@ class LoopbackServer:
     def _started(self) -> None:
         """Called once serving has begun (the URL is known)."""
 
+    def _clock(self) -> float:
+        """The time the answers' `Date` header tells (seconds since the epoch)."""
+        return time.time()
+
     @property
     def url(self) -> str:
         if self._server is None:
@@ -44,6 +54,7 @@ class LoopbackServer:
             self._server = server = make_server(
                 "127.0.0.1", self._port, self._wsgi, threaded=True, request_handler=_QuietHandler
             )
+            server.clock = self._clock  # type: ignore[attr-defined]  # read by the handler
             self._started()
             # A short poll interval makes stop() quick (the default waits up to 0.5 s).
             self._thread = threading.Thread(

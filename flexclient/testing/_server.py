@@ -103,6 +103,10 @@ class FakeMarketplace(Metered, LoopbackServer):
     def _started(self) -> None:
         self.app.base_url = self.url
 
+    def _clock(self) -> float:
+        # Answers are dated by the marketplace's clock, as Sharetribe's are by its own.
+        return self.state.time().timestamp()
+
     # --- test controls -------------------------------------------------------------------------
 
     def inject(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 import uuid
 from collections.abc import Iterator
@@ -483,3 +484,17 @@ def test_an_event_handed_out_again_is_not_marked_processed_until_it_is(
     # Event 2 is being handled again: only 1 is processed so far.
     assert again.attributes.sequence_id == 2 and position.get() == 1
     assert next(feed).attributes.sequence_id == 3 and position.get() == 2
+
+
+def test_a_feed_tells_the_apis_time_at_its_last_answer(
+    mock: requests_mock.Mocker, mocked: IntegrationClient
+) -> None:
+    first = events_page(1)
+    first["headers"] = {**first["headers"], "Date": "Thu, 26 Nov 2026 10:00:00 GMT"}
+    mock.get(EVENTS, [first, events_page()])  # the second without a Date
+    feed = mocked.events_feed(per_page=1, stop_when_caught_up=True)
+    assert feed.server_time is None  # nothing asked yet
+    assert next(feed).attributes.sequence_id == 1
+    assert feed.server_time == dt.datetime(2026, 11, 26, 10, 0, tzinfo=dt.UTC)
+    assert list(feed) == []  # a full page: asked again
+    assert feed.server_time is None

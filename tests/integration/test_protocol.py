@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import datetime as dt
 from collections.abc import Callable
 
 import pytest
@@ -21,6 +22,7 @@ from flexclient import (
     ServerError,
     Token,
 )
+from flexclient._http.transport import parse_http_date
 from flexclient._wire.formats import TRANSIT, WireFormatName
 from flexclient.testing import FakeMarketplace
 from flexclient.testing._app import keyword_types
@@ -165,6 +167,20 @@ def test_injected_faults(
     impatient = marketplace_client.with_options(timeout=0.2, retry_policy=NO_WAIT)
     with pytest.raises(RequestTimeoutError):
         impatient.marketplace.show()
+
+
+def test_answers_are_dated_by_the_marketplaces_clock(
+    fake_marketplace: FakeMarketplace, marketplace_client: MarketplaceClient
+) -> None:
+    # A mirror tells the time by the API's `Date`: the fake's follows its own clock, which
+    # tests move, as Sharetribe's follows Sharetribe's.
+    fake_marketplace.advance(dt.timedelta(days=3))
+    answered = marketplace_client.marketplace.show().headers["Date"]
+    failed = requests.get(f"{fake_marketplace.url}/v1/api/no_such/path", timeout=5)
+    assert failed.status_code == 404
+    for date in (answered, failed.headers["Date"]):
+        dated = parse_http_date(date)  # one date, not the machine's and the fake's both
+        assert dated is not None and abs(dated - fake_marketplace.now) < dt.timedelta(seconds=5)
 
 
 def test_dev_rate_limits_are_the_buckets_of_the_clients_dev_preset() -> None:
