@@ -335,15 +335,17 @@ def test_a_writer_waits_its_turn_and_gives_up_after_the_bound(database_url: str)
             second.set("cursor", "second")
     assert second.text("cursor") == "first"
     # Once the first has finished, the second takes its turn.
-    done = threading.Event()
+    holding, done = threading.Event(), threading.Event()
 
     def hold() -> None:
         with first.transaction():
             first.set("cursor", "held")
+            holding.set()
             done.wait(5)
 
     holder = threading.Thread(target=hold)
     holder.start()
+    assert holding.wait(10)
     patient = Store(database_url, lock_timeout=10)
     threading.Timer(0.3, done.set).start()
     with patient.transaction():

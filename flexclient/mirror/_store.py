@@ -435,18 +435,20 @@ class Store:
         return bool(self.upsert_many(table, [row]))
 
     def upsert_many(self, table: Table, rows: Sequence[Mapping[str, SqlValue]]) -> list[str]:
-        """Insert or update `rows` (of one set of columns; a row given twice counts once, the
-        last); the IDs of those that changed, in one statement."""
-        by_id = {str(row["id"]): row for row in rows}
-        if not by_id:
-            return []
-        for row in by_id.values():
+        """Insert or update `rows` (a row given twice counts once, the last); the IDs of those
+        that changed, in one statement for each set of columns."""
+        by_columns: dict[tuple[str, ...], dict[str, Mapping[str, SqlValue]]] = {}
+        for row in rows:
             self._check(table, row)
-        names = tuple(next(iter(by_id.values())))
-        statement = self._statements.get((table.name, names))
-        if statement is None:
-            statement = self._statements[(table.name, names)] = self._upsert_statement(table, names)
-        changed = [str(r[0]) for r in self._execute(statement, [dict(r) for r in by_id.values()])]
+            by_columns.setdefault(tuple(row), {})[str(row["id"])] = row
+        changed: list[str] = []
+        for names, by_id in by_columns.items():
+            statement = self._statements.get((table.name, names))
+            if statement is None:
+                statement = self._upsert_statement(table, names)
+                self._statements[(table.name, names)] = statement
+            written = self._execute(statement, [dict(r) for r in by_id.values()])
+            changed.extend(str(r[0]) for r in written)
         self._changed(table.name, changed)
         return changed
 

@@ -23,7 +23,8 @@ import itertools
 import logging
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TextIO, cast
@@ -52,6 +53,7 @@ from flexclient.mirror.schema import (
     TABLES,
     TRANSACTIONS,
     USERS,
+    SqlValue,
     Table,
     related_ids,
     timestamp,
@@ -390,6 +392,7 @@ class Mirror:
         self.store: Store = Store(database, schema=schema, lock_timeout=lock_timeout)
         self._report = SyncReport()
         self._resnapshot = False  # whether the snapshot under way deletes what it misses
+        self._pending: _Pending | None = None  # rows of the batch under way (`_batch`)
         # What to add to the local clock to tell the API's time, as its last answer told.
         self._offset = _offset(self.store)
         self._answers = 0  # answers read, to tell a follower's failures in a row
@@ -720,8 +723,9 @@ class Mirror:
         counts = self._counts()
         try:
             with self.store.transaction():
-                for resource in resources:
-                    write(resource)
+                with self._batch():
+                    for resource in resources:
+                        write(resource)
                 finish()
             return
         except Exception:
@@ -729,7 +733,7 @@ class Mirror:
         for resource in resources:
             counts = self._counts()
             try:
-                with self.store.transaction():
+                with self.store.transaction(), self._batch():
                     write(resource)
                 continue
             except Exception as exc:
@@ -800,14 +804,45 @@ class Mirror:
     def _upsert(
         self, table: Table, resource: Resource, parent: Mapping[str, str] | None = None
     ) -> None:
-        changed = self.store.upsert(table, table.row(resource, parent))
+        """Write `resource` to `table`: at once, or with the rest of the batch under way."""
+        rid = str(resource.id)
+        pending = self._pending if self._pending is not None else _Pending()
+        pending.rows.setdefault(table, {})[rid] = table.row(resource, parent)
         for link in table.links:
             ids = table.linked(link, resource)
             if ids is not None:
-                self.store.set_links(table, str(resource.id), link.relationship, ids)
+                pending.links.setdefault((table, link.relationship), {})[rid] = ids
         if self._resnapshot:
-            self.store.mark_seen(table, [str(resource.id)])
-        _count(self._report.upserted, table.name, int(changed))
+            pending.seen.setdefault(table, []).append(rid)
+        if self._pending is None:
+            self._write_pending(pending)
+
+    @contextmanager
+    def _batch(self) -> Generator[None]:
+        """Rows upserted in the block are written together as it ends: a statement a table,
+        not one a row (in the caller's transaction)."""
+        self._pending = _Pending()
+        try:
+            yield
+            self._flush()
+        finally:
+            self._pending = None
+
+    def _flush(self) -> None:
+        """Write the rows of the batch under way now (before a deletion, which must follow
+        them)."""
+        if self._pending is not None:
+            self._write_pending(self._pending)
+            self._pending = _Pending()
+
+    def _write_pending(self, pending: _Pending) -> None:
+        for table, rows in pending.rows.items():
+            changed = self.store.upsert_many(table, list(rows.values()))
+            _count(self._report.upserted, table.name, len(changed))
+        for (table, relationship), links in pending.links.items():
+            self.store.set_links_many(table, relationship, links)
+        for table, ids in pending.seen.items():
+            self.store.mark_seen(table, ids)
 
     def _parents(self, table: Table, after_key: str) -> Iterator[str]:
         """The IDs of `table`, in order, from where a killed run left off."""
@@ -964,8 +999,9 @@ class Mirror:
             counts = self._counts()
             try:
                 with self.store.transaction():
-                    for event in events:
-                        self._apply_one(event)
+                    with self._batch():
+                        for event in events:
+                            self._apply_one(event)
                     self._advance(events[-1])
             except Exception:
                 # Rolled back: event by event, so that one the database cannot hold is
@@ -992,7 +1028,8 @@ class Mirror:
             counts = self._counts()
             try:
                 with self.store.transaction():
-                    self._apply_one(event)
+                    with self._batch():
+                        self._apply_one(event)
                     self._advance(event)
                 continue
             except Exception as exc:
@@ -1007,6 +1044,7 @@ class Mirror:
         if table is None or table not in self._tables or a.resource_id is None:
             return
         if (a.event_type or "").endswith("/deleted"):
+            self._flush()  # what the events before it wrote, first
             n = self.store.delete(table, str(a.resource_id))
             _count(self._report.deleted, table.name, n)
         elif a.resource is not None:
@@ -1059,6 +1097,20 @@ class Mirror:
 def _count(counts: dict[str, int], table: str, n: int) -> None:
     if n:
         counts[table] = counts.get(table, 0) + n
+
+
+@dataclass
+class _Pending:
+    """Rows waiting to be written together, by table (a row given twice: the last), the
+    links of their owners, and what a re-snapshot has seen."""
+
+    rows: dict[Table, dict[str, dict[str, SqlValue]]] = field(
+        default_factory=dict[Table, dict[str, dict[str, SqlValue]]]
+    )
+    links: dict[tuple[Table, str], dict[str, list[str]]] = field(
+        default_factory=dict[tuple[Table, str], dict[str, list[str]]]
+    )
+    seen: dict[Table, list[str]] = field(default_factory=dict[Table, list[str]])
 
 
 @dataclass(frozen=True)

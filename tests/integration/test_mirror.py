@@ -305,24 +305,27 @@ class Crash(BaseException):
 
 
 class WriteBudget:
-    """`Store.upsert` raising `Crash` once `left` rows are written, until `lift()`."""
+    """`Store.upsert_many` raising `Crash` once `left` rows are written (those before it in
+    the same statement written first), until `lift()`."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, left: int) -> None:
         self.left = left
         self._monkeypatch = monkeypatch
-        self._upsert = upsert = Store.upsert
+        self._upsert_many = upsert_many = Store.upsert_many
 
-        def crashing(store: Store, table: Any, row: Any) -> bool:
-            self.left -= 1
+        def crashing(store: Store, table: Any, rows: Any) -> list[str]:
+            allowed = max(self.left, 0)
+            self.left -= len(rows)
             if self.left < 0:
+                upsert_many(store, table, rows[:allowed])
                 raise Crash
-            return upsert(store, table, row)
+            return upsert_many(store, table, rows)
 
-        monkeypatch.setattr(Store, "upsert", crashing)
+        monkeypatch.setattr(Store, "upsert_many", crashing)
 
     def lift(self) -> None:
         """Rows written as usual again."""
-        self._monkeypatch.setattr(Store, "upsert", self._upsert)
+        self._monkeypatch.setattr(Store, "upsert_many", self._upsert_many)
 
 
 def test_a_crash_at_any_write_loses_and_repeats_nothing(
@@ -830,7 +833,8 @@ def test_a_sync_stopped_between_batches_has_not_caught_up(
     for n in range(120):  # one event each: a full batch, and some
         integ.listings.update({"id": listing.id, "title": f"Title {n}"})
     demo.advance(dt.timedelta(hours=1))
-    budget = WriteBudget(monkeypatch, 100)
+    # A batch writes the listing once (the last of its hundred events): the second crashes.
+    budget = WriteBudget(monkeypatch, 1)
     with mirror(demo, db) as m, pytest.raises(Crash):
         m.sync()
     budget.lift()

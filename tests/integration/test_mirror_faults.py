@@ -8,7 +8,7 @@ import datetime as dt
 import logging
 import threading
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -225,12 +225,12 @@ class RefusingStore(Store):
 
     broken = False
 
-    def upsert(self, table: Table, row: Mapping[str, SqlValue]) -> bool:
+    def upsert_many(self, table: Table, rows: Sequence[Mapping[str, SqlValue]]) -> list[str]:
         if self.broken:
             raise MirrorError(self.url, "disk full")
-        if row.get("title") == "REFUSED":
+        if any(row.get("title") == "REFUSED" for row in rows):
             raise MirrorError(self.url, "cannot hold this value")
-        return super().upsert(table, row)
+        return super().upsert_many(table, rows)
 
     def set(self, key: str, value: object) -> None:
         # Full once the run has begun: its options are written, what it read is not.
