@@ -59,6 +59,7 @@ from flexclient._wire.formats import (
     format_for_content_type,
 )
 from flexclient._wire.query import write_query
+from flexclient._wire.values import check_text
 from flexclient.credits import UsageMeter, check_credit_budget
 from flexclient.models import Envelope, Resource
 from flexclient.models._decoding import read_envelope
@@ -118,7 +119,10 @@ def redact_auth_body(text: str, secrets: tuple[str, ...] = ()) -> str:
 
 
 def _form(form: Mapping[str, str]) -> bytes:
-    """A form body, written as the official SDKs write it."""
+    """A form body, written as the official SDKs write it; a value UTF-8 cannot carry (a
+    lone surrogate) is a `ParameterError` naming its key, and never repeated."""
+    for key, value in form.items():
+        check_text(value, key)
     return urlencode(form, quote_via=quote, safe=_FORM_SAFE).encode()
 
 
@@ -333,6 +337,9 @@ class BaseClient(Connection, ABC):
             raise ParameterError("client_id", "give the client ID of your application")
         if client_secret is not None and not _non_empty_text(client_secret):
             raise ParameterError("client_secret", "must be a non-empty string")
+        check_text(client_id, "client_id")
+        if client_secret is not None:
+            check_text(client_secret, "client_secret")
         self.client_id = client_id
         self._client_secret = client_secret
         super().__init__(_parent=_parent, **options)
