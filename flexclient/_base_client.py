@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, ClassVar, Self, Unpack
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 from flexclient._auth.tokens import MemoryTokenStore, Token, TokenStore, store_lock
 from flexclient._charging import Charge, call_budget
@@ -298,9 +298,22 @@ class Connection:
             if bearer is not None:
                 sent += (bearer,)
             content = redact_auth_body(raw.text, sent).encode()
-            return api_error(dataclasses.replace(raw, content=content), AuthError, reason)
+            redacted = dataclasses.replace(raw, content=content)
+            return api_error(redacted, AuthError, reason or self._not_found_hint(raw))
 
         return raw, error
+
+    def _not_found_hint(self, raw: RawResponse) -> str:
+        """For a 404 that is not the API's own (no error body) when `base_url` has a path:
+        that the path was sent before the request's, which may be why nothing was found."""
+        prefix = urlsplit(self.base_url).path
+        if raw.status != 404 or not prefix or b'"errors"' in raw.content:
+            return ""
+        _, _, path = raw.request.partition(" ")
+        return (
+            f"sent to {self.base_url}{path}: base_url has the path {prefix!r}, which comes "
+            "before every request's path; check that the API is there"
+        )
 
     def _auth_json(
         self, action: str, form: Mapping[str, str] | None, bearer: str | None = None
@@ -441,7 +454,7 @@ class BaseClient(Connection, ABC):
         self, raw: RawResponse, endpoint: Endpoint[Any, Any] | None = None
     ) -> Response[Envelope[Any]]:
         if not 200 <= raw.status < 300:
-            raise api_error(raw)
+            raise api_error(raw, reason=self._not_found_hint(raw))
         content_type = raw.headers.get("Content-Type", "")
         fmt = format_for_content_type(content_type)
         if fmt is None:
