@@ -156,6 +156,13 @@ def api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str =
     return err
 
 
+_TRUSTED_EXPIRED = (
+    "the trusted token was refused (expired, most often) and cannot be refreshed: make a new "
+    "one from the user's session with trusted_client() (of the MarketplaceClient or "
+    "MultitenantClient that holds it)"
+)
+
+
 def _non_empty_text(value: object) -> bool:
     # `object`: the clients check their arguments for untyped callers too.
     return isinstance(value, str) and value != ""
@@ -499,6 +506,9 @@ class BaseClient(Connection, ABC):
             if current is not None:
                 return send(current)
         elif not self._is_default(token):
+            if "trusted:user" in token.scopes:
+                # Kept, as the other tokens that cannot be refreshed are; the way on is a new one.
+                raise api_error(raw, reason=_TRUSTED_EXPIRED)
             return raw
         return send(self._replace_token(token))
 

@@ -355,6 +355,20 @@ def test_trusted_client_acts_with_the_trusted_token(mock: requests_mock.Mocker) 
     assert repr(trusted) == repr(sdk)
 
 
+def test_a_refused_trusted_token_says_how_to_get_a_new_one(mock: requests_mock.Mocker) -> None:
+    trusted = Token(access_token="trusted-token", scope="trusted:user")
+    sdk = MarketplaceClient(
+        "client-id", base_url=MP, retry_policy=NO_WAIT, token_store=MemoryTokenStore(trusted)
+    )
+    mock.get(QUERY, status_code=401)
+    with pytest.raises(
+        UnauthorizedError, match=r"cannot be refreshed: make a new one .*trusted_client"
+    ):
+        sdk.listings.query()
+    assert sdk.token_store.get() == trusted  # kept, as before
+    assert mock.call_count == 1  # no refresh, no anonymous token
+
+
 def test_auth_info_without_a_token_is_empty(sdk: MarketplaceClient) -> None:
     info = sdk.auth_info()
     assert (info.scopes, info.is_anonymous, info.is_logged_in_as, info.has_token) == (

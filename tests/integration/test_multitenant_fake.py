@@ -85,8 +85,8 @@ def test_a_trusted_client_is_made_again_from_the_kept_session_after_it_expires()
         assert trusted.current_user.show().data.data.attributes.email == EMAIL
 
         fake.expire_tokens()
-        with pytest.raises(UnauthorizedError):
-            trusted.current_user.show()  # a trusted token cannot be refreshed
+        with pytest.raises(UnauthorizedError, match="cannot be refreshed: make a new one"):
+            trusted.current_user.show()
         again = mt.trusted_client()  # the expired user token is refreshed, then exchanged
         assert again.current_user.show().data.data.attributes.email == EMAIL
 
