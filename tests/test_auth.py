@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import pickle
 import threading
 from collections.abc import Generator
 from pathlib import Path
@@ -21,6 +22,7 @@ from flexclient import (
     IntegrationClient,
     MarketplaceClient,
     MemoryTokenStore,
+    ParameterError,
     SessionAuthWarning,
     Token,
     UnauthorizedError,
@@ -776,3 +778,18 @@ def test_a_stores_own_lock_is_held_while_the_token_is_fetched(
     # No token: the lock is taken, the store read again under it, the new token stored.
     assert store.events == ["get held=False", "lock", "get held=True", "set held=True", "unlock"]
     assert mock.request_history[-1].headers["Authorization"] == "Bearer anon-token"
+
+
+def test_credentials_utf8_cannot_carry_are_refused_without_repeating_them(
+    mock: requests_mock.Mocker,
+) -> None:
+    with pytest.raises(ParameterError) as made:
+        MarketplaceClient("client-id", client_secret="secret-\udcff-value", base_url=MP)
+    sdk = MarketplaceClient("client-id", base_url=MP)
+    with pytest.raises(ParameterError) as login:
+        sdk.login(username="joe@example.com", password="pass-\ud800-word")
+    assert mock.call_count == 0
+    assert (made.value.param, login.value.param) == ("client_secret", "password")
+    for error, secret in ((made.value, "-value"), (login.value, "-word")):
+        assert secret not in repr(error) and secret not in str(pickle.dumps(error))
+        assert error.__context__ is None and error.__cause__ is None
