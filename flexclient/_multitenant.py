@@ -148,7 +148,10 @@ class MultitenantClient(Connection):
 
         def with_hint(reason: str = "") -> ApiError:
             # The OAuth error stays in the message, the clock's word after it.
-            said = reason or str(error(reason)).partition(" - ")[2]
+            plain, said = error(reason), reason
+            if not said and isinstance(plain, AuthError) and plain.error:
+                described = plain.error_description
+                said = f"{plain.error}: {described}" if described else plain.error
             return error(f"{said} ({hint})" if said else hint)
 
         return raw, with_hint
