@@ -49,7 +49,7 @@ from flexclient._http.transport import (
 )
 from flexclient._options import ClientOptions, Options
 from flexclient._support.json_reading import read_json
-from flexclient._support.narrow import is_json_object, is_list, is_mapping
+from flexclient._support.narrow import is_json_object, is_list, is_mapping, is_str
 from flexclient._support.suggest import no_such
 from flexclient._wire.formats import (
     FORMATS,
@@ -122,7 +122,8 @@ def _form(form: Mapping[str, str]) -> bytes:
     """A form body, written as the official SDKs write it; a value UTF-8 cannot carry (a
     lone surrogate) is a `ParameterError` naming its key, and never repeated."""
     for key, value in form.items():
-        check_text(value, key)
+        if is_str(value):  # an untyped caller's number is written as text, as before
+            check_text(value, key)
     return urlencode(form, quote_via=quote, safe=_FORM_SAFE).encode()
 
 

@@ -793,3 +793,12 @@ def test_credentials_utf8_cannot_carry_are_refused_without_repeating_them(
     for error, secret in ((made.value, "-value"), (login.value, "-word")):
         assert secret not in repr(error) and secret not in str(pickle.dumps(error))
         assert error.__context__ is None and error.__cause__ is None
+
+
+def test_an_untyped_callers_number_in_a_form_is_written_as_text(
+    mock: requests_mock.Mocker,
+) -> None:
+    mock.post(f"{MP}/v1/auth/token", json=token_json("user"))
+    sdk = MarketplaceClient("client-id", base_url=MP)
+    sdk.login(username="joe@example.com", password=1234)  # type: ignore[arg-type]
+    assert "password=1234" in mock.request_history[0].text
