@@ -306,22 +306,26 @@ class Connection:
             if bearer is not None:
                 sent += (bearer,)
             content = redact_auth_body(raw.text, sent).encode()
-            redacted = dataclasses.replace(raw, content=content)
-            return api_error(redacted, AuthError, reason or self._not_found_hint(raw))
+            return self._error(dataclasses.replace(raw, content=content), AuthError, reason)
 
         return raw, error
 
-    def _not_found_hint(self, raw: RawResponse) -> str:
-        """For a 404 that is not the API's own (no error body) when `base_url` has a path:
-        that the path was sent before the request's, which may be why nothing was found."""
+    def _error(
+        self, raw: RawResponse, cls: type[ApiError] | None = None, reason: str = ""
+    ) -> ApiError:
+        """`api_error`, and for a 404 that is not the API's own (no error body) when
+        `base_url` has a path: that the path was sent before the request's, which may be why
+        nothing was found."""
+        error = api_error(raw, cls, reason)
         prefix = urlsplit(self.base_url).path
-        if raw.status != 404 or not prefix or b'"errors"' in raw.content:
-            return ""
+        if raw.status != 404 or not prefix or reason or error.data.errors:
+            return error
         _, _, path = raw.request.partition(" ")
-        return (
+        hint = (
             f"sent to {self.base_url}{path}: base_url has the path {prefix!r}, which comes "
             "before every request's path; check that the API is there"
         )
+        return api_error(raw, cls, hint)
 
     def _auth_json(
         self, action: str, form: Mapping[str, str] | None, bearer: str | None = None
@@ -462,7 +466,7 @@ class BaseClient(Connection, ABC):
         self, raw: RawResponse, endpoint: Endpoint[Any, Any] | None = None
     ) -> Response[Envelope[Any]]:
         if not 200 <= raw.status < 300:
-            raise api_error(raw, reason=self._not_found_hint(raw))
+            raise self._error(raw)
         content_type = raw.headers.get("Content-Type", "")
         fmt = format_for_content_type(content_type)
         if fmt is None:

@@ -396,13 +396,19 @@ def test_a_404_that_is_not_the_apis_names_the_path_of_base_url() -> None:
         m.get("https://proxy.test/sharetribe/v1/api/listings/query", status_code=404)
         with pytest.raises(NotFoundError) as call:
             sdk.listings.query()
-        not_found = {"errors": [{"status": 404, "code": "not-found", "title": "Not found"}]}
-        m.get("https://proxy.test/sharetribe/v1/api/listings/show", status_code=404, json=not_found)
+        # The API's own 404, in Transit as it answers by default.
+        m.get(
+            "https://proxy.test/sharetribe/v1/api/listings/show",
+            status_code=404,
+            content=b'["^ ","~:errors",[["^ ","~:status",404,"~:code","not-found"]]]',
+            headers={"Content-Type": "application/transit+json"},
+        )
         with pytest.raises(NotFoundError) as api_said:
             sdk.listings.show({"id": "0e0b60fe-d9a2-11e6-bf26-cec0c932ce01"})
     sent_to = "sent to https://proxy.test/sharetribe/v1/auth/token"
     assert sent_to in str(auth.value) and hint in str(auth.value)
     assert "sent to https://proxy.test/sharetribe/v1/api/listings/query" in str(call.value)
+    assert api_said.value.codes == ["not-found"]
     assert hint not in str(api_said.value)  # the API's own 404 says what was not found
 
 
