@@ -31,6 +31,7 @@ from flexclient import (
     Token,
 )
 from flexclient._auth import jwt
+from flexclient._multitenant import clock_skew
 from tests.helpers import NO_WAIT
 
 HERE = Path(__file__).parent / "parity"
@@ -380,3 +381,19 @@ def test_trusted_client_keeps_the_user_session_and_refreshes_it_to_exchange_agai
         "refresh_token": "refresh-1",
         "client_id": "c",
     }
+
+
+@pytest.mark.parametrize(
+    "date,skew",
+    [
+        ("Thu, 01 Jan 2026 00:10:00 GMT", 600),
+        ("Wed, 31 Dec 2025 23:59:00 +0000", -60),
+        ("Thu, 01 Jan 2026 00:10:00 -0000", None),  # RFC 5322's "zone unknown"
+        ("yesterday", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_clock_skew_reads_the_date_header(frozen: int, date: str | None, skew: int | None) -> None:
+    assert frozen == 1767225600  # 2026-01-01T00:00:00Z
+    assert clock_skew(date) == skew
