@@ -324,3 +324,14 @@ def _load_into(path: Path, outcome: list[BaseException]) -> None:
         load(path, "x/release-1")
     except ProcessFileError as exc:
         outcome.append(exc)
+
+
+def test_a_folder_or_a_huge_file_at_the_path_is_no_process(tmp_path: Path) -> None:
+    folder = tmp_path / "p" / "process.edn"
+    folder.mkdir(parents=True)
+    with pytest.raises(ProcessFileError, match="cannot be read: is a folder, not a regular file"):
+        load(tmp_path / "p")
+    huge = tmp_path / "huge.edn"
+    huge.write_bytes(b" " * (4 * 1024 * 1024 + 1))
+    with pytest.raises(ProcessFileError, match="is larger than 4 MiB"):
+        load(huge, "x/release-1")
