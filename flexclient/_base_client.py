@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, ClassVar, Self, Unpack
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 from flexclient._auth.tokens import MemoryTokenStore, Token, TokenStore, store_lock
 from flexclient._charging import Charge, call_budget
@@ -49,7 +49,7 @@ from flexclient._http.transport import (
 )
 from flexclient._options import ClientOptions, Options
 from flexclient._support.json_reading import read_json
-from flexclient._support.narrow import is_json_object, is_list, is_mapping
+from flexclient._support.narrow import is_json_object, is_list, is_mapping, is_str
 from flexclient._support.suggest import no_such
 from flexclient._wire.formats import (
     FORMATS,
@@ -59,6 +59,7 @@ from flexclient._wire.formats import (
     format_for_content_type,
 )
 from flexclient._wire.query import write_query
+from flexclient._wire.values import check_text
 from flexclient.credits import UsageMeter, check_credit_budget
 from flexclient.models import Envelope, Resource
 from flexclient.models._decoding import read_envelope
@@ -118,7 +119,11 @@ def redact_auth_body(text: str, secrets: tuple[str, ...] = ()) -> str:
 
 
 def _form(form: Mapping[str, str]) -> bytes:
-    """A form body, written as the official SDKs write it."""
+    """A form body, written as the official SDKs write it; a value UTF-8 cannot carry (a
+    lone surrogate) is a `ParameterError` naming its key, and never repeated."""
+    for key, value in form.items():
+        if is_str(value):  # an untyped caller's number is written as text, as before
+            check_text(value, key)
     return urlencode(form, quote_via=quote, safe=_FORM_SAFE).encode()
 
 
@@ -150,6 +155,13 @@ def api_error(raw: RawResponse, cls: type[ApiError] | None = None, reason: str =
     err.retry_after = raw.retry_after
     err.body_truncated = raw.truncated
     return err
+
+
+_TRUSTED_EXPIRED = (
+    "the trusted token was refused (expired, most often) and cannot be refreshed: make a new "
+    "one from the user's session with trusted_client() (of the MarketplaceClient or "
+    "MultitenantClient that holds it)"
+)
 
 
 def _non_empty_text(value: object) -> bool:
@@ -294,9 +306,26 @@ class Connection:
             if bearer is not None:
                 sent += (bearer,)
             content = redact_auth_body(raw.text, sent).encode()
-            return api_error(dataclasses.replace(raw, content=content), AuthError, reason)
+            return self._error(dataclasses.replace(raw, content=content), AuthError, reason)
 
         return raw, error
+
+    def _error(
+        self, raw: RawResponse, cls: type[ApiError] | None = None, reason: str = ""
+    ) -> ApiError:
+        """`api_error`, and for a 404 that is not the API's own (no error body) when
+        `base_url` has a path: that the path was sent before the request's, which may be why
+        nothing was found."""
+        error = api_error(raw, cls, reason)
+        prefix = urlsplit(self.base_url).path
+        if raw.status != 404 or not prefix or reason or error.data.errors:
+            return error
+        _, _, path = raw.request.partition(" ")
+        hint = (
+            f"sent to {self.base_url}{path}: base_url has the path {prefix!r}, which comes "
+            "before every request's path; check that the API is there"
+        )
+        return api_error(raw, cls, hint)
 
     def _auth_json(
         self, action: str, form: Mapping[str, str] | None, bearer: str | None = None
@@ -333,6 +362,9 @@ class BaseClient(Connection, ABC):
             raise ParameterError("client_id", "give the client ID of your application")
         if client_secret is not None and not _non_empty_text(client_secret):
             raise ParameterError("client_secret", "must be a non-empty string")
+        check_text(client_id, "client_id")
+        if client_secret is not None:
+            check_text(client_secret, "client_secret")
         self.client_id = client_id
         self._client_secret = client_secret
         super().__init__(_parent=_parent, **options)
@@ -434,7 +466,7 @@ class BaseClient(Connection, ABC):
         self, raw: RawResponse, endpoint: Endpoint[Any, Any] | None = None
     ) -> Response[Envelope[Any]]:
         if not 200 <= raw.status < 300:
-            raise api_error(raw)
+            raise self._error(raw)
         content_type = raw.headers.get("Content-Type", "")
         fmt = format_for_content_type(content_type)
         if fmt is None:
@@ -479,6 +511,9 @@ class BaseClient(Connection, ABC):
             if current is not None:
                 return send(current)
         elif not self._is_default(token):
+            if "trusted:user" in token.scopes:
+                # Kept, as the other tokens that cannot be refreshed are; the way on is a new one.
+                raise api_error(raw, reason=_TRUSTED_EXPIRED)
             return raw
         return send(self._replace_token(token))
 

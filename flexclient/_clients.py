@@ -196,11 +196,11 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
         `revoke_replaced=False` (for a store that other copies of the session still use, such
         as a web app's per-request `CookieTokenStore`: see docs/web-sessions.md)."""
         form = {
-            "client_id": self.client_id,
+            "scope": "user",
             "grant_type": "password",
             "username": username,
             "password": password,
-            "scope": "user",
+            "client_id": self.client_id,
         }
         return self._log_in(form, revoke_replaced=revoke_replaced)
 
@@ -210,11 +210,11 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
         """Log in as a user on an operator's behalf (authorization code grant); see
         `login` for `revoke_replaced`."""
         form = {
-            "client_id": self.client_id,
             "grant_type": "authorization_code",
             "code": code,
             "redirect_uri": redirect_uri,
             "code_verifier": code_verifier,
+            "client_id": self.client_id,
         }
         return self._log_in(form, logged_in_as=True, revoke_replaced=revoke_replaced)
 
@@ -224,11 +224,11 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
         """Log in with an identity provider's token (needs the client secret); see `login`
         for `revoke_replaced`."""
         form = {
-            "client_id": self.client_id,
-            "client_secret": self._require_secret("login_with_idp"),
             "idp_id": idp_id,
             "idp_client_id": idp_client_id,
             "idp_token": idp_token,
+            "client_id": self.client_id,
+            "client_secret": self._require_secret("login_with_idp"),
         }
         return self._log_in(form, action="auth_with_idp", revoke_replaced=revoke_replaced)
 
@@ -266,8 +266,8 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
             {
                 "client_id": self.client_id,
                 "client_secret": self._require_secret("exchange_token"),
-                "grant_type": "token_exchange",
                 "subject_token": subject.access_token,
+                "grant_type": "token_exchange",
             }
         )
 

@@ -12,9 +12,11 @@ lists in step, and the option table of docs/usage.md with the keywords.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, TypedDict, get_args
+from urllib.parse import urlsplit
 
 import requests
 
@@ -117,10 +119,29 @@ class Options(Frozen):
         return changed
 
 
+# The paths the client writes after `base_url` (`/v1/api/...`, `/v1/auth/...`): a base_url
+# ending in one would have them twice. Any other path (a proxy's prefix) is kept.
+_API_PATH = re.compile(r"/v\d+(?:/(?:api|integration_api|auth)(?:/.*)?)?")
+
+
+def _check_base_path(base_url: str) -> None:
+    parts = urlsplit(base_url)
+    path = parts.path
+    tail = re.search(r"/v\d+(?:/.*)?$", path)
+    if tail is not None and _API_PATH.fullmatch(tail[0]):
+        origin = f"{parts.scheme}://{parts.netloc}{path[: tail.start()]}"
+        raise ParameterError(
+            "base_url",
+            f"give {origin!r}, without {tail[0]!r}: the client adds the API's paths "
+            "(/v1/api/..., /v1/auth/...) itself",
+        )
+
+
 def _checked(settings: dict[str, object]) -> dict[str, object]:
     """The settings as set (`object`s: untyped callers may give anything, and `rate_limits`
     may be a preset's name), checked, as `Options` keeps them."""
     base_url = check_origin(settings["base_url"], "base_url")
+    _check_base_path(base_url)
     cdn = check_origin(settings["asset_cdn_base_url"], "asset_cdn_base_url")
     wire_format = settings["wire_format"]
     if wire_format not in get_args(WireFormatName):

@@ -17,6 +17,11 @@ The marker `@pytest.mark.transaction_processes("ext/transaction-processes/my-pro
 gives the test's `fake_marketplace` your own processes (process.edn files or their folders,
 relative to pytest's rootdir, each under `<folder>/release-1`; or a mapping of aliases to
 paths); on a class or a module, to all of its tests.
+
+pytest loads this module in every run of a project where flexclient is installed, also when
+no test uses it: it imports pytest and the standard library alone, and the clients, the fake
+and the credits table (with requests and pydantic) when a fixture or a marker needs them
+(`tests/test_cold_start.py` counts what it loads).
 """
 
 from __future__ import annotations
@@ -30,15 +35,12 @@ from typing import TYPE_CHECKING, TypeVar, cast
 
 import pytest
 
-from flexclient import IntegrationClient, MarketplaceClient, RetryPolicy
-from flexclient._errors import ParameterError
-from flexclient.credits import UsageMeter, check_credit_budget
-
 if TYPE_CHECKING:
+    from flexclient import IntegrationClient, MarketplaceClient, RetryPolicy
+    from flexclient.credits import UsageMeter
     from flexclient.testing import FakeMarketplace
     from flexclient.testing._metering import Metered
 
-_NO_WAIT = RetryPolicy(sleep=lambda _: None)
 _MARKER = "credit_budget"
 _PROCESSES = "transaction_processes"
 _Fake = TypeVar("_Fake", bound="Metered")
@@ -52,7 +54,7 @@ class _Budget:
     """A test's credit budget, and the meter that follows the plugin's fakes while it runs."""
 
     credits: Decimal
-    meter: UsageMeter = field(default_factory=UsageMeter)
+    meter: UsageMeter = field(default_factory=lambda: _new_meter())
     following: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
 
     def follow(self, fake: Metered) -> None:
@@ -76,12 +78,27 @@ class _Budget:
         )
 
 
+def _new_meter() -> UsageMeter:
+    from flexclient.credits import UsageMeter
+
+    return UsageMeter()
+
+
+def _no_wait() -> RetryPolicy:
+    """Retries that do not wait, for the fixtures' clients."""
+    from flexclient import RetryPolicy
+
+    return RetryPolicy(sleep=lambda _: None)
+
+
 _BUDGET = pytest.StashKey[_Budget]()  # an item's
 _RUNNING = pytest.StashKey["_Budget | None"]()  # the config's: the running test's budget
 _LIVE = pytest.StashKey["list[Metered]"]()  # the config's: the fakes of the fixtures, serving
 
 
 def _budget_of(marker: pytest.Mark) -> Decimal:
+    from flexclient.credits import check_credit_budget
+
     if len(marker.args) + len(marker.kwargs) != 1 or set(marker.kwargs) - {"credits"}:
         raise TypeError(f"{_MARKER} takes the credits a test may spend: {_MARKER}(50)")
     return check_credit_budget(marker.args[0] if marker.args else marker.kwargs["credits"])
@@ -124,6 +141,8 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
     marker = item.get_closest_marker(_MARKER)
     if marker is None or _BUDGET in item.stash:
         return (yield)
+    from flexclient._errors import ParameterError
+
     try:
         credits = _budget_of(marker)
     except (TypeError, ParameterError) as exc:
@@ -202,20 +221,24 @@ def demo_marketplace(request: pytest.FixtureRequest) -> Iterator[FakeMarketplace
 @pytest.fixture
 def marketplace_client(fake_marketplace: FakeMarketplace) -> MarketplaceClient:
     """A Marketplace API client of `fake_marketplace`; retries do not wait."""
+    from flexclient import MarketplaceClient
+
     return MarketplaceClient(
         fake_marketplace.client_id,
         client_secret=fake_marketplace.client_secret,
         base_url=fake_marketplace.url,
-        retry_policy=_NO_WAIT,
+        retry_policy=_no_wait(),
     )
 
 
 @pytest.fixture
 def integration_client(fake_marketplace: FakeMarketplace) -> IntegrationClient:
     """An Integration API client of `fake_marketplace`; retries do not wait."""
+    from flexclient import IntegrationClient
+
     return IntegrationClient(
         fake_marketplace.client_id,
         fake_marketplace.client_secret,
         base_url=fake_marketplace.url,
-        retry_policy=_NO_WAIT,
+        retry_policy=_no_wait(),
     )

@@ -14,6 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "${1:-}" = "--" ] && shift
+bash scripts/check_compiler.sh  # one line on what to install, before anything is built
 
 venv=".cache/compiled"
 python3 -m venv "$venv"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import pickle
 import threading
 from collections.abc import Generator
 from pathlib import Path
@@ -21,6 +22,7 @@ from flexclient import (
     IntegrationClient,
     MarketplaceClient,
     MemoryTokenStore,
+    ParameterError,
     SessionAuthWarning,
     Token,
     UnauthorizedError,
@@ -353,6 +355,20 @@ def test_trusted_client_acts_with_the_trusted_token(mock: requests_mock.Mocker) 
     assert mock.request_history[-1].headers["Authorization"] == "Bearer trusted-token"
     assert trusted.auth_info().scopes == ["trusted:user"]
     assert repr(trusted) == repr(sdk)
+
+
+def test_a_refused_trusted_token_says_how_to_get_a_new_one(mock: requests_mock.Mocker) -> None:
+    trusted = Token(access_token="trusted-token", scope="trusted:user")
+    sdk = MarketplaceClient(
+        "client-id", base_url=MP, retry_policy=NO_WAIT, token_store=MemoryTokenStore(trusted)
+    )
+    mock.get(QUERY, status_code=401)
+    with pytest.raises(
+        UnauthorizedError, match=r"cannot be refreshed: make a new one .*trusted_client"
+    ):
+        sdk.listings.query()
+    assert sdk.token_store.get() == trusted  # kept, as before
+    assert mock.call_count == 1  # no refresh, no anonymous token
 
 
 def test_auth_info_without_a_token_is_empty(sdk: MarketplaceClient) -> None:
@@ -762,3 +778,27 @@ def test_a_stores_own_lock_is_held_while_the_token_is_fetched(
     # No token: the lock is taken, the store read again under it, the new token stored.
     assert store.events == ["get held=False", "lock", "get held=True", "set held=True", "unlock"]
     assert mock.request_history[-1].headers["Authorization"] == "Bearer anon-token"
+
+
+def test_credentials_utf8_cannot_carry_are_refused_without_repeating_them(
+    mock: requests_mock.Mocker,
+) -> None:
+    with pytest.raises(ParameterError) as made:
+        MarketplaceClient("client-id", client_secret="secret-\udcff-value", base_url=MP)
+    sdk = MarketplaceClient("client-id", base_url=MP)
+    with pytest.raises(ParameterError) as login:
+        sdk.login(username="joe@example.com", password="pass-\ud800-word")
+    assert mock.call_count == 0
+    assert (made.value.param, login.value.param) == ("client_secret", "password")
+    for error, secret in ((made.value, "-value"), (login.value, "-word")):
+        assert secret not in repr(error) and secret not in str(pickle.dumps(error))
+        assert error.__context__ is None and error.__cause__ is None
+
+
+def test_an_untyped_callers_number_in_a_form_is_written_as_text(
+    mock: requests_mock.Mocker,
+) -> None:
+    mock.post(f"{MP}/v1/auth/token", json=token_json("user"))
+    sdk = MarketplaceClient("client-id", base_url=MP)
+    sdk.login(username="joe@example.com", password=1234)  # type: ignore[arg-type]
+    assert "password=1234" in mock.request_history[0].text

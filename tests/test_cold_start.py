@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -226,3 +228,69 @@ def test_the_lower_layers_import_nothing_above_them() -> None:
     assert not [m for m in encoding if m.startswith(("flexclient.models", "flexclient._http"))]
     sending = fresh("import flexclient._http.transport")
     assert not [m for m in sending if m.startswith(("flexclient._endpoints", "flexclient.models"))]
+
+
+# What the pytest plugin may import beside pytest: the package, its lazy exports, itself.
+PLUGIN_MODULES = ["flexclient", "flexclient._support", "flexclient._support.lazy"]
+HEAVY = ("requests", "urllib3", "pydantic", "flexclient._clients", "flexclient.credits")
+
+
+def test_the_pytest_plugin_imports_nothing_heavy_when_loaded() -> None:
+    # pytest loads it in every run of a project that installed flexclient (an entry point).
+    added = fresh(
+        "import sys, pytest\nbefore = set(sys.modules)\nimport flexclient.pytest_plugin\n"
+        "print(sorted(set(sys.modules) - before))"
+    )[0]
+    assert json.loads(added.replace("'", '"')) == [*PLUGIN_MODULES, "flexclient.pytest_plugin"]
+
+
+def test_a_pytest_run_that_uses_no_fixture_loads_no_client(tmp_path: Path) -> None:
+    """pytest as a user's project runs it, the plugin loaded from its entry point: the run
+    ends with the plugin loaded and none of the clients, requests or pydantic."""
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "test_plain.py").write_text("def test_plain():\n    assert 1 + 1 == 2\n")
+    (tmp_path / "conftest.py").write_text(
+        "import sys\n\ndef pytest_sessionfinish(session):\n"
+        f"    print('LOADED', [m for m in {(*HEAVY, 'flexclient.pytest_plugin')!r} "
+        "if m in sys.modules])\n"
+    )
+    # requests-mock's own plugin (a test tool of this repository) imports requests.
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-s",
+            "-p",
+            "no:requests_mock",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")},
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "LOADED ['flexclient.pytest_plugin']" in done.stdout, done.stdout
+
+
+def test_the_plugins_marker_and_fixtures_still_load_what_they_need(tmp_path: Path) -> None:
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "test_budget.py").write_text(
+        "import pytest\n\n@pytest.mark.credit_budget(0)\n"
+        "def test_spends(marketplace_client):\n"
+        "    marketplace_client.listings.query()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")},
+    )
+    assert done.returncode == 1
+    assert "credit_budget(0) exceeded" in done.stdout, done.stdout

@@ -2,7 +2,9 @@
 
 `parity/js_requests.json` was recorded by running `parity/capture.js` against the official
 SDKs (sharetribe-flex-sdk 1.24.2, sharetribe-flex-integration-sdk 1.14.1) over the calls in
-`parity/cases.json`; see docs/development.md to record it again.
+`parity/cases.json`; see docs/development.md to record it again. `parity/auth_forms.json`,
+the forms they send to the Authentication API, was recorded the same way by
+`parity/auth_forms.js`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import datetime as dt
 import decimal
 import json
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import parse_qsl
@@ -18,7 +21,15 @@ from urllib.parse import parse_qsl
 import pytest
 import requests_mock
 
-from flexclient import IntegrationClient, LatLng, LatLngBounds, MarketplaceClient, Money
+from flexclient import (
+    IntegrationClient,
+    LatLng,
+    LatLngBounds,
+    MarketplaceClient,
+    MemoryTokenStore,
+    Money,
+    Token,
+)
 from flexclient._endpoints.kinds import ListQuery
 from flexclient._wire.formats import TRANSIT
 from tests.helpers import NO_WAIT
@@ -113,3 +124,68 @@ def test_the_recording_matches_the_installed_sdks() -> None:
     from tests.js_sdks import run_js
 
     assert run_js(HERE / "capture.js") == RECORDED
+
+
+AUTH_FORMS: dict[str, list[dict[str, str]]] = json.loads((HERE / "auth_forms.json").read_text())
+USER_TOKEN = {
+    "access_token": "access-1",
+    "token_type": "bearer",
+    "expires_in": 86400,
+    "scope": "user",
+    "refresh_token": "refresh-1",
+}
+
+
+def _auth_call(name: str) -> None:
+    """The call `parity/auth_forms.js` makes as `name`, made with flexclient."""
+    secret = "client secret"
+    stored = {"exchangeToken": "access-1", "logout": "access-1", "refresh": "expired"}.get(name)
+    store = MemoryTokenStore()
+    if stored is not None:
+        store.set(Token.from_wire({**USER_TOKEN, "access_token": stored}))
+    if name == "integration":
+        IntegrationClient("client-id", secret, base_url=BASE, retry_policy=NO_WAIT).listings.query()
+        return
+    sdk = MarketplaceClient(
+        "client-id", client_secret=secret, base_url=BASE, retry_policy=NO_WAIT, token_store=store
+    )
+    calls: dict[str, Callable[[], object]] = {
+        "anonymous": sdk.listings.query,
+        "refresh": sdk.listings.query,
+        "login": lambda: sdk.login(username="joe@example.com", password="pass word&="),
+        "loginAs": lambda: sdk.login_as(
+            code="code-1", redirect_uri="https://app.test/cb", code_verifier="verifier-1"
+        ),
+        "loginWithIdp": lambda: sdk.login_with_idp(
+            idp_id="google", idp_client_id="idp-client", idp_token="idp-token/+="
+        ),
+        "exchangeToken": sdk.exchange_token,
+        "logout": sdk.logout,
+    }
+    calls[name]()
+
+
+def _api_answer(request: requests_mock.Request, context: Any) -> bytes:
+    # The stale token of the "refresh" call is refused, as the recording's adapter refuses it.
+    if request.headers["Authorization"] == "Bearer expired":
+        context.status_code = 401
+        return b""
+    context.headers["Content-Type"] = "application/transit+json"
+    return b'["^ ","~:data",[]]'
+
+
+@pytest.mark.parametrize("name", list(AUTH_FORMS))
+def test_auth_forms_are_written_as_the_official_sdks_write_them(name: str) -> None:
+    """Every form to the Authentication API, to the byte: the SDKs' key order and escapes."""
+    with requests_mock.Mocker() as m:
+        m.post(requests_mock.ANY, json=USER_TOKEN)
+        m.get(requests_mock.ANY, content=_api_answer)
+        _auth_call(name)
+        sent = [{"path": r.path, "body": r.text} for r in m.request_history if "/auth/" in r.path]
+    assert sent == AUTH_FORMS[name]
+
+
+def test_the_auth_forms_recording_matches_the_installed_sdks() -> None:
+    from tests.js_sdks import run_js
+
+    assert run_js(HERE / "auth_forms.js") == AUTH_FORMS

@@ -8,11 +8,15 @@ at the cases' `now`; the JWTs it signed are in it, so the comparison is to the b
 from __future__ import annotations
 
 import base64
+import email.utils
 import json
 import logging
+import pickle
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import pytest
 import requests
@@ -27,6 +31,7 @@ from flexclient import (
     Token,
 )
 from flexclient._auth import jwt
+from flexclient._multitenant import clock_skew
 from tests.helpers import NO_WAIT
 
 HERE = Path(__file__).parent / "parity"
@@ -222,3 +227,173 @@ def test_with_options_keeps_the_hostname_and_the_store() -> None:
     assert "secret" not in repr(patient) and repr(patient).startswith("MultitenantClient(")
     with pytest.raises(ParameterError):
         client.with_options(session=requests.Session())
+
+
+@pytest.mark.parametrize(
+    "args,name",
+    [
+        (("shop\udc80.example.com", "secret"), "hostname"),
+        (("shop.example.com", "sec\udcffret-value"), "multitenant_client_secret"),
+    ],
+)
+def test_text_utf8_cannot_carry_is_refused_without_repeating_it(
+    args: tuple[str, str], name: str
+) -> None:
+    # What os.environ gives for bytes that are not UTF-8: lone surrogates.
+    with pytest.raises(ParameterError) as info:
+        MultitenantClient(*args)
+    assert info.value.param == name
+    _assert_holds_no(info.value, args[0] if name == "hostname" else "ret-value")
+
+
+def _assert_holds_no(error: BaseException, value: str) -> None:
+    shown = [repr(error), str(error), repr(error.args), repr(pickle.dumps(error))]
+    assert not any(value in text for text in shown), shown
+    assert error.__cause__ is None and error.__context__ is None
+
+
+def test_a_credential_utf8_cannot_carry_is_refused_before_sending() -> None:
+    client = MultitenantClient("shop.example.com", "s", base_url=BASE)
+    with requests_mock.Mocker() as m:
+        with pytest.raises(ParameterError) as info:
+            client.login_with_idp(idp_id="google", idp_client_id="c", idp_token="tok\ud800en")
+        assert m.request_history == []
+    assert info.value.param == "idp_token"
+    _assert_holds_no(info.value, "tok\ud800en")
+
+
+def test_marketplace_client_reads_the_client_data_once_for_each_token() -> None:
+    client = MultitenantClient("shop.example.com", "s", base_url=BASE)
+    with requests_mock.Mocker() as m:
+        m.post(f"{BASE}/v1/auth/multitenant/token", json=SPEC["answers"]["token"])
+        m.get(f"{BASE}/v1/auth/multitenant/client_data", json=SPEC["answers"]["client_data"])
+        first = client.marketplace_client()  # the token request brings the client data
+        client.marketplace_client()
+        assert [r.method for r in m.request_history] == ["POST"]
+        client.token_store.set(Token("another"))
+        client.marketplace_client()
+        client.marketplace_client()
+        assert [r.method for r in m.request_history] == ["POST", "GET"]
+    assert first.client_id == SPEC["answers"]["client_data"]["client_id"]
+
+
+@pytest.mark.parametrize(
+    "stored,request_line",
+    [
+        (None, "POST /v1/auth/multitenant/token"),
+        (Token("user-1", scope="user"), "POST /v1/auth/multitenant/token"),
+    ],
+)
+def test_a_token_answer_without_client_data_stores_nothing(
+    stored: Token | None, request_line: str
+) -> None:
+    client = MultitenantClient(
+        "shop.example.com", "s", base_url=BASE, token_store=MemoryTokenStore(stored)
+    )
+    answer = {k: v for k, v in SPEC["answers"]["token"].items() if k != "client_data"}
+    with requests_mock.Mocker() as m:
+        m.post(f"{BASE}/v1/auth/multitenant/token", json=answer)
+        with pytest.raises(AuthError) as info:
+            client.client_data() if stored is None else client.token_exchange()
+    assert client.token_store.get() == stored
+    assert request_line in str(info.value) and "client_data" in str(info.value)
+
+
+def test_a_client_data_answer_without_client_id_names_its_request() -> None:
+    client = MultitenantClient("shop.example.com", "s", base_url=BASE)
+    client.token_store.set(Token("stored"))
+    with requests_mock.Mocker() as m:
+        m.get(f"{BASE}/v1/auth/multitenant/client_data", json={"something": "else"})
+        with pytest.raises(AuthError) as info:
+            client.client_data()
+    assert "from GET /v1/auth/multitenant/client_data - the client_data has no client_id" in str(
+        info.value
+    )
+
+
+REFUSED = {
+    "error": "invalid_client",
+    "error_description": "Invalid multitenant client secret token",
+}
+
+
+@pytest.mark.parametrize("skew,said", [(600, "600 s behind"), (-90, "90 s ahead of"), (30, "")])
+def test_a_refusal_says_when_the_clocks_differ_by_more_than_a_jwt_lives(
+    frozen: int, skew: int, said: str
+) -> None:
+    client = MultitenantClient("shop.example.com", "s", base_url=BASE)
+    date = email.utils.formatdate(frozen + skew, usegmt=True)
+    with requests_mock.Mocker() as m:
+        m.post(
+            f"{BASE}/v1/auth/multitenant/token",
+            status_code=401,
+            json=REFUSED,
+            headers={"Date": date},
+        )
+        with pytest.raises(AuthError) as info:
+            client.client_data()
+    message = str(info.value)
+    assert info.value.error == "invalid_client"
+    assert "invalid_client: Invalid multitenant client secret token" in message
+    if said:
+        assert f"this machine's clock is {said} the API's (its Date: {date})" in message
+        assert "60 s" in message
+    else:
+        assert "clock" not in message
+
+
+def test_trusted_client_keeps_the_user_session_and_refreshes_it_to_exchange_again() -> None:
+    user = Token("user-1", scope="user", refresh_token="refresh-1")
+    store = MemoryTokenStore(user)
+    client = MultitenantClient("shop.example.com", "s", base_url=BASE, token_store=store)
+    trusted: dict[str, Any] = {
+        "access_token": "trusted-1",
+        "scope": "trusted:user",
+        "client_data": {"client_id": "c"},
+    }
+    exchanges: Iterator[tuple[int, dict[str, Any]]] = iter(
+        [(401, {"error": "invalid_grant"}), (200, trusted)]
+    )
+
+    def exchange(request: requests_mock.Request, context: Any) -> dict[str, Any]:
+        context.status_code, answer = next(exchanges)
+        return answer
+
+    with requests_mock.Mocker() as m:
+        m.get(f"{BASE}/v1/auth/multitenant/client_data", json={"client_id": "c"})
+        m.post(f"{BASE}/v1/auth/multitenant/token", json=exchange)
+        m.post(f"{BASE}/v1/auth/token", json={"access_token": "user-2", "scope": "user"})
+        shop = client.trusted_client()
+        sent = [(r.method, r.path, dict(parse_qsl(r.text or ""))) for r in m.request_history]
+    assert shop.auth_info().scopes == ["trusted:user"]
+    assert shop.token_store.get() == Token("trusted-1", scope="trusted:user")
+    # The user's session stays in the multitenant client's store, refreshed.
+    assert store.get() == Token("user-2", scope="user")
+    assert [(method, path) for method, path, _ in sent] == [
+        ("GET", "/v1/auth/multitenant/client_data"),
+        ("POST", "/v1/auth/multitenant/token"),
+        ("POST", "/v1/auth/token"),
+        ("POST", "/v1/auth/multitenant/token"),
+    ]
+    assert sent[1][2]["subject_token"] == "user-1" and sent[3][2]["subject_token"] == "user-2"
+    assert sent[2][2] == {
+        "grant_type": "refresh_token",
+        "refresh_token": "refresh-1",
+        "client_id": "c",
+    }
+
+
+@pytest.mark.parametrize(
+    "date,skew",
+    [
+        ("Thu, 01 Jan 2026 00:10:00 GMT", 600),
+        ("Wed, 31 Dec 2025 23:59:00 +0000", -60),
+        ("Thu, 01 Jan 2026 00:10:00 -0000", None),  # RFC 5322's "zone unknown"
+        ("yesterday", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_clock_skew_reads_the_date_header(frozen: int, date: str | None, skew: int | None) -> None:
+    assert frozen == 1767225600  # 2026-01-01T00:00:00Z
+    assert clock_skew(date) == skew

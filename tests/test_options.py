@@ -13,11 +13,13 @@ import requests
 import requests_mock
 
 from flexclient import (
+    AuthError,
     Bucket,
     ClientOptions,
     IntegrationClient,
     MarketplaceClient,
     MemoryTokenStore,
+    NotFoundError,
     Options,
     ParameterError,
     RateLimits,
@@ -356,3 +358,65 @@ def test_a_refused_address_says_why(url: str, said: str) -> None:
 )
 def test_plain_http_to_any_loopback_address_is_allowed(url: str) -> None:
     assert check_origin(url + "/", "base_url") == url
+
+
+@pytest.mark.parametrize(
+    "base_url,origin,path",
+    [
+        ("https://flex-api.sharetribe.com/v1/api", "https://flex-api.sharetribe.com", "/v1/api"),
+        ("https://flex-api.sharetribe.com/v1/", "https://flex-api.sharetribe.com", "/v1"),
+        (
+            "https://proxy.test/st/v1/integration_api",
+            "https://proxy.test/st",
+            "/v1/integration_api",
+        ),
+        ("http://127.0.0.1:8000/v1/auth/token", "http://127.0.0.1:8000", "/v1/auth/token"),
+    ],
+)
+def test_a_base_url_holding_the_apis_path_is_refused_with_the_origin_to_give(
+    base_url: str, origin: str, path: str
+) -> None:
+    with requests_mock.Mocker() as m:
+        with pytest.raises(ParameterError) as info:
+            MarketplaceClient("id", base_url=base_url).listings.query()
+        assert m.request_history == []
+    assert info.value.param == "base_url"
+    assert f"give {origin!r}, without {path!r}" in str(info.value)
+
+
+def test_a_404_that_is_not_the_apis_names_the_path_of_base_url() -> None:
+    sdk = MarketplaceClient("id", base_url="https://proxy.test/sharetribe/")
+    assert sdk.base_url == "https://proxy.test/sharetribe"  # a proxy's prefix is kept
+    hint = "base_url has the path '/sharetribe', which comes before every request's path"
+    with requests_mock.Mocker() as m:
+        m.post("https://proxy.test/sharetribe/v1/auth/token", status_code=404, text="Not Found")
+        with pytest.raises(AuthError) as auth:
+            sdk.listings.query()
+        m.post("https://proxy.test/sharetribe/v1/auth/token", json=token_json())
+        m.get("https://proxy.test/sharetribe/v1/api/listings/query", status_code=404)
+        with pytest.raises(NotFoundError) as call:
+            sdk.listings.query()
+        # The API's own 404, in Transit as it answers by default.
+        m.get(
+            "https://proxy.test/sharetribe/v1/api/listings/show",
+            status_code=404,
+            content=b'["^ ","~:errors",[["^ ","~:status",404,"~:code","not-found"]]]',
+            headers={"Content-Type": "application/transit+json"},
+        )
+        with pytest.raises(NotFoundError) as api_said:
+            sdk.listings.show({"id": "0e0b60fe-d9a2-11e6-bf26-cec0c932ce01"})
+    sent_to = "sent to https://proxy.test/sharetribe/v1/auth/token"
+    assert sent_to in str(auth.value) and hint in str(auth.value)
+    assert "sent to https://proxy.test/sharetribe/v1/api/listings/query" in str(call.value)
+    assert api_said.value.codes == ["not-found"]
+    assert hint not in str(api_said.value)  # the API's own 404 says what was not found
+
+
+def test_without_a_path_a_404_says_nothing_of_base_url() -> None:
+    sdk = MarketplaceClient("id", base_url="https://api.test")
+    with requests_mock.Mocker() as m:
+        m.post("https://api.test/v1/auth/token", json=token_json())
+        m.get("https://api.test/v1/api/listings/query", status_code=404)
+        with pytest.raises(NotFoundError) as info:
+            sdk.listings.query()
+    assert "base_url" not in str(info.value)

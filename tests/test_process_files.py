@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -136,7 +138,10 @@ START = "{:name :transition/start :actor :actor.role/customer :to :state/a}"
         ("{:name :transition/pay :actor :actor.role/admin " + BASE + "}", ":actor is one of"),
         ("{:name :transition/pay :actor :actor.role/customer :from :state/a}", ":to is missing"),
         ("{:name :transition/pay :actor :actor.role/customer :to :state/x :from :state/y}",
-         ":state/x is not connected"),
+         ":transition/pay: its :from :state/y is a state no transition leads to"),
+        ("{:name :transition/pay :actor :actor.role/customer :to :state/x :from :state/aa}",
+         ":transition/pay: its :from :state/aa is a state no transition leads to; "
+         "did you mean 'state/a'?"),
         ("{:name :transition/start :actor :actor.role/customer " + BASE + "}",
          "transition :transition/start is defined more than once"),
         ("{:name :transition/pay :actor :actor.role/customer :undo true " + BASE + "}",
@@ -269,3 +274,64 @@ def test_the_projects_processes_use_every_action_and_timer_form() -> None:
     text = "".join((folder / "process.edn").read_text() for folder in DATA.iterdir())
     for name in [*tx_time.FUNCTIONS, *tx_time.TIMEPOINTS]:
         assert f":{name}" in text, name
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{:format :v3\n :at #inst \"2020-13-45T00:00:00Z\"}",
+         'bad #inst value "2020-13-45T00:00:00Z" on line 2: month must be in 1..12'),
+        ('{:format :v3 :id #uuid "nope"}', 'bad #uuid value "nope" on line 1'),
+        ("{:format :v3 :at #inst 5}", "bad #inst value 5 on line 1"),
+        ("{:format :v3\n\n :x #my/tag 1}", "unknown tag #my/tag on line 3"),
+        ("[" * 5000 + "]" * 5000, "nested more than 100 levels deep"),
+        ("#{" * 3000 + "}" * 3000, "nested more than 100 levels deep"),
+        ("{:format :v3 {:a 1} 2}", "a map used as a map key or set element"),
+    ],
+)  # fmt: skip
+def test_edn_a_process_file_cannot_hold_is_a_process_file_error(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "process.edn"
+    path.write_text(text)
+    with pytest.raises(ProcessFileError) as info:
+        load(path, "x/release-1")
+    assert message in str(info.value) and info.value.where == str(path)
+
+
+def test_a_file_that_is_not_utf8_names_the_byte_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "process.edn"
+    path.write_bytes('{:format :v3\n :title "Kyyti\u00e4"}'.encode("latin-1"))
+    with pytest.raises(ProcessFileError, match="is not UTF-8 text: byte 0xe4 on line 2"):
+        load(path, "x/release-1")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX's")
+def test_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "process.edn"
+    os.mkfifo(path)
+    # Opened for reading as a file, a FIFO waits for a writer for ever: run it aside.
+    outcome: list[BaseException] = []
+    reader = threading.Thread(target=lambda: _load_into(path, outcome), daemon=True)
+    reader.start()
+    reader.join(10)
+    assert not reader.is_alive(), "loading a FIFO hangs"
+    assert "is a FIFO, not a regular file" in str(outcome[0])
+
+
+def _load_into(path: Path, outcome: list[BaseException]) -> None:
+    try:
+        load(path, "x/release-1")
+    except ProcessFileError as exc:
+        outcome.append(exc)
+
+
+def test_a_folder_or_a_huge_file_at_the_path_is_no_process(tmp_path: Path) -> None:
+    folder = tmp_path / "p" / "process.edn"
+    folder.mkdir(parents=True)
+    with pytest.raises(ProcessFileError, match="cannot be read: is a folder, not a regular file"):
+        load(tmp_path / "p")
+    huge = tmp_path / "huge.edn"
+    huge.write_bytes(b" " * (4 * 1024 * 1024 + 1))
+    with pytest.raises(ProcessFileError, match="is larger than 4 MiB"):
+        load(huge, "x/release-1")

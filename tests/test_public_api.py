@@ -221,7 +221,9 @@ def test_public_classes_name_the_package_as_their_module(package: ModuleType) ->
         assert flexclient.MarketplaceClient.__module__ == "flexclient"
         assert flexclient.MemoryTokenStore.__module__ == "flexclient"
         assert flexclient.image_variants.__module__ == "flexclient"
-        assert flexclient.Money.__module__ == "flexclient._wire.value_types"  # a dataclass
+        for value_type in (flexclient.Money, flexclient.LatLng, flexclient.LatLngBounds):
+            assert value_type.__module__ == "flexclient", value_type
+            assert repr(value_type) == f"<class 'flexclient.{value_type.__name__}'>"
     if package is flexclient.models:
         assert flexclient.models.ToOne.__module__ == "flexclient.models"
 
@@ -378,3 +380,27 @@ def test_the_contract_imports() -> None:
     ]
     for cls in contract:  # each imported name is the package's own, under its own name
         assert getattr(flexclient, cls.__name__) is cls
+
+
+# What flexclient wrote before the value types reported the package as their module (protocol
+# 2, by the release of 2026-11-27): they named flexclient._wire.value_types.
+OLD_PICKLE = (
+    b"\x80\x02]q\x00(cflexclient._wire.value_types\nMoney\nq\x01)\x81q\x02}q\x03(X\x06\x00"
+    b"\x00\x00amountq\x04M~\x13X\x08\x00\x00\x00currencyq\x05X\x03\x00\x00\x00EURq\x06ubcf"
+    b"lexclient._wire.value_types\nLatLngBounds\nq\x07)\x81q\x08}q\t(X\x02\x00\x00\x00neq\ncf"
+    b"lexclient._wire.value_types\nLatLng\nq\x0b)\x81q\x0c}q\r(X\x03\x00\x00\x00latq\x0eG@N@"
+    b"\x00\x00\x00\x00\x00X\x03\x00\x00\x00lngq\x0fG@9\x00\x00\x00\x00\x00\x00ubX\x02\x00\x00"
+    b"\x00swq\x10h\x0b)\x81q\x11}q\x12(h\x0eG@N\x00\x00\x00\x00\x00\x00h\x0fG@8\x80\x00\x00"
+    b"\x00\x00\x00ubube."
+)
+
+
+def test_value_types_pickle_under_the_package_and_old_pickles_still_load() -> None:
+    from flexclient import LatLng, LatLngBounds, Money
+
+    written = pickle.dumps(Money(4990, "EUR"))
+    assert b"flexclient._wire" not in written and pickle.loads(written) == Money(4990, "EUR")
+    assert pickle.loads(OLD_PICKLE) == [
+        Money(4990, "EUR"),
+        LatLngBounds(ne=LatLng(60.5, 25.0), sw=LatLng(60.0, 24.5)),
+    ]

@@ -103,6 +103,24 @@ def test_unwritable_values_name_the_parameter(
     assert info.value.param == param
 
 
+@pytest.mark.parametrize(
+    "key,advice",
+    [
+        ("include", "give the relationship paths as a list, e.g. ['author'"),
+        ("fields.listing", "give the attribute names as a list"),
+        ("limit.images", "give the number of resources to include"),
+        ("imageVariant.card", "write the variant as 'w:640;h:480;fit:scale' (object_query)"),
+        ("pub_color", "give a string, a number, a boolean or a list"),
+    ],
+)
+def test_a_mapping_gets_the_advice_for_its_parameter(key: str, advice: str) -> None:
+    with pytest.raises(ParameterError) as info:
+        write_query({key: {"author": True}})
+    assert info.value.param == key and advice in str(info.value)
+    if key != "imageVariant.card":
+        assert "object_query" not in str(info.value)
+
+
 def looped() -> list[object]:
     items: list[object] = [1]
     items.append(items)

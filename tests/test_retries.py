@@ -462,3 +462,18 @@ def test_the_time_budget_counts_attempts_that_failed_to_connect(
         sdk.listings.query()
     # 2 + 0.4 + 2 + 0.4 seconds, then the third attempt takes the call past its 5 seconds.
     assert info.value.retries == 2 and hits(mock, QUERY) == 3
+
+
+def test_a_refused_connection_is_said_in_our_words_with_the_cause_chained() -> None:
+    # A port just freed: nothing listens there, and the system refuses at once.
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    sdk = MarketplaceClient("id", base_url=f"http://127.0.0.1:{port}", max_retries=0)
+    with pytest.raises(TransportError) as info:
+        sdk.listings.query()
+    assert str(info.value) == (
+        f"POST /v1/auth/token: cannot connect to 127.0.0.1 port {port}: the connection was "
+        "refused, nothing is listening there (is the server running, and is the address right?)"
+    )
+    assert info.value.never_connected and isinstance(info.value.__cause__, requests.ConnectionError)

@@ -279,18 +279,42 @@ def _never_connected(exc: requests.RequestException) -> bool:
     return isinstance(reason, NewConnectionError)
 
 
+def _refused(url: str, exc: requests.RequestException) -> str:
+    """A connection refused, said in a reader's words (urllib3's name the pool and its
+    retries), or "" for any other failure."""
+    reason = getattr(exc.args[0], "reason", None) if exc.args else None
+    if not isinstance(getattr(reason, "__cause__", None), ConnectionRefusedError):
+        return ""
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return (
+        f"cannot connect to {parts.hostname} port {port}: the connection was refused, "
+        "nothing is listening there (is the server running, and is the address right?)"
+    )
+
+
 def _failure(
-    described: str, exc: requests.RequestException, headers: Mapping[str, str], *, never: bool
+    described: str,
+    exc: requests.RequestException,
+    headers: Mapping[str, str],
+    *,
+    never: bool,
+    url: str = "",
 ) -> TransportError:
     """The error for a failure of `requests`, holding no credential: the request object (and
     its Authorization header) is dropped from the chained exception, and header values are
-    cut from the message."""
+    cut from the message. A refused connection is said in our words, the cause chained."""
     exc.request = None
     exc.response = None
     left = _deadline.remaining()
     if left is not None and left <= 0:
         return RequestTimeoutError(
             f"{described}: the call's total deadline passed", kind="deadline", never_connected=never
+        )
+    refused = _refused(url, exc)
+    if refused:
+        return TransportError(
+            f"{described}: {refused}", kind=type(exc).__name__, never_connected=never
         )
     error = TransportError.of(described, exc, never_connected=never)
     message = str(error)
@@ -590,7 +614,8 @@ class Transport:
                         prepared[0], timeout=timeout, allow_redirects=False, **prepared[1]
                     )
             except requests.RequestException as exc:
-                raise _failure(described, exc, headers, never=_never_connected(exc)) from exc
+                never = _never_connected(exc)
+                raise _failure(described, exc, headers, never=never, url=url) from exc
             try:
                 content, truncated = self._read_body(resp, described)
             except requests.RequestException as exc:  # reset or timed out mid-body

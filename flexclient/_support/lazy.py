@@ -13,7 +13,8 @@ A name the package hands out that is a class or function of a private module (`_
 reports the package as its `__module__`, as httpx's do: `flexclient.MarketplaceClient`, not
 `flexclient._clients.MarketplaceClient`. Left alone: dataclasses and pydantic models, whose
 annotations pydantic and `typing.get_type_hints` evaluate by name in the module `__module__`
-names (their reprs do not name a module anyway).
+names (their reprs do not name a module anyway); the value types (`Money`, ...) set their own,
+their annotations evaluated where they are defined.
 """
 
 from __future__ import annotations

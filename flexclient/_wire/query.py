@@ -29,13 +29,25 @@ def _scalar(value: object, key: str, open_lists: tuple[int, ...] = ()) -> str:
     if isinstance(value, Money):
         raise ParameterError(key, "Money cannot be used in a query; give the amount")
     if isinstance(value, Mapping):
-        raise ParameterError(
-            key, "a mapping cannot be used in a query; write it as 'k:v;k:v' (object_query)"
-        )
+        raise ParameterError(key, f"a mapping cannot be used in a query; {_instead(key)}")
     try:
         return as_text(value)
     except Unwritable as exc:
         raise ParameterError(key, str(exc)) from None
+
+
+# What to give instead of a mapping, by the parameter's name (or its prefix, to the dot).
+_INSTEAD = {
+    "include": "give the relationship paths as a list, e.g. ['author', 'author.profileImage']",
+    "fields.": "give the attribute names as a list, e.g. ['title', 'price']",
+    "limit.": "give the number of resources to include, e.g. 5",
+    "imageVariant.": "write the variant as 'w:640;h:480;fit:scale' (object_query)",
+}
+
+
+def _instead(key: str) -> str:
+    prefix = key.partition(".")[0] + "." if "." in key else key
+    return _INSTEAD.get(prefix, "give a string, a number, a boolean or a list")
 
 
 def _list(value: list[object] | tuple[object, ...], key: str, open_lists: tuple[int, ...]) -> str:

@@ -2,9 +2,15 @@
 
 They are written to and read from both wire formats (see `flexclient._wire.values`) and may be
 used anywhere in parameters and extended data.
-"""
 
-from __future__ import annotations
+Public as `flexclient.Money`, `flexclient.LatLng` and `flexclient.LatLngBounds`, each reports
+`flexclient` as its module: their reprs, pickles and docs name the package, as every other
+public class does. Pickles written when they named this module still load: the classes are
+still here. So that pydantic and `typing.get_type_hints` never look a field's type up by name
+in the module `__module__` names (the package holds no `StrictInt`), this module's annotations
+are evaluated as the classes are defined: no `from __future__ import annotations` here, and a
+forward reference is quoted.
+"""
 
 import decimal
 import numbers
@@ -83,7 +89,7 @@ def _degrees(name: str, value: object) -> float:
     raise ParameterError(name, f"a number of degrees, not {value!r}")
 
 
-def _corner(name: str, value: object) -> LatLng:
+def _corner(name: str, value: object) -> "LatLng":
     if isinstance(value, LatLng):
         return value
     raise ParameterError(name, f"a LatLng, not {value!r}")
@@ -121,7 +127,7 @@ class Money(Frozen):
         self.__dict__.update(amount=amount, currency=currency)
 
     @classmethod
-    def of(cls, amount: str | decimal.Decimal | int | float, currency: str) -> Money:
+    def of(cls, amount: str | decimal.Decimal | int | float, currency: str) -> "Money":
         """Money from an amount in major units: `Money.of("49.90", "EUR")` is 4990 cents.
         The amount must fit the currency's minor unit exactly (no rounding).
 
@@ -195,3 +201,7 @@ class LatLngBounds(Frozen):
 
     def __init__(self, ne: LatLng, sw: LatLng) -> None:
         self.__dict__.update(ne=_corner("ne", ne), sw=_corner("sw", sw))
+
+
+for _public in (Money, LatLng, LatLngBounds):
+    _public.__module__ = "flexclient"

@@ -79,19 +79,29 @@ def check_int_value(value: int) -> None:
 
 
 def check_text_value(value: str) -> None:
-    if not value.isascii():
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise Unwritable(f"text cannot be encoded as UTF-8: {exc.reason}") from None
+    if value.isascii():
+        return
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        reason = exc.reason
+    else:
+        return
+    # Raised outside the `except`: the UnicodeEncodeError holds the whole text (a secret,
+    # perhaps) and is not to travel along as this error's context.
+    raise Unwritable(f"text cannot be encoded as UTF-8: {reason}")
 
 
 def check_text(value: str, path: str) -> None:
-    """Raise `ParameterError` for text UTF-8 cannot carry (a lone surrogate)."""
+    """Raise `ParameterError` for text UTF-8 cannot carry (a lone surrogate); the error
+    holds neither the text nor an exception that does."""
     try:
         check_text_value(value)
     except Unwritable as exc:
-        raise ParameterError(path, str(exc)) from None
+        problem = str(exc)
+    else:
+        return
+    raise ParameterError(path, problem)
 
 
 def check_value(value: object) -> None:

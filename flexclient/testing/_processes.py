@@ -25,6 +25,7 @@ from typing import Any, cast
 
 from flexclient._errors import ProcessFileError
 from flexclient._support.narrow import is_dict, is_tuple
+from flexclient._support.suggest import did_you_mean
 from flexclient.testing import _edn
 from flexclient.testing import _time_expressions as tx_time
 from flexclient.testing._actions import ACTIONS, check_config
@@ -342,6 +343,14 @@ def _check_graph(process: Process, fail: Any) -> None:
             known = states if tp.name.endswith("-state") else names
             if tp.arg is not None and tp.arg not in known:
                 raise fail(f"{_kw(t.name)}: :at names {_kw(tp.arg)}, which the process lacks")
+    # A transition from a state no transition leads to can never be taken: a misspelt :from.
+    reached = {t.to for t in process.transitions}
+    for t in process.transitions:
+        if t.start is not None and t.start not in reached:
+            hint = did_you_mean(t.start, sorted(reached - {t.to}))
+            raise fail(
+                f"{_kw(t.name)}: its :from {_kw(t.start)} is a state no transition leads to{hint}"
+            )
     # Connected: every state is reached from the states of the first transitions, going along
     # transitions either way.
     linked: dict[str, set[str]] = {s: set() for s in states}

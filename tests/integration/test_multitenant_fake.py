@@ -3,9 +3,12 @@ against the same fake: both get the client ID and tokens, and the Marketplace AP
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from flexclient import AuthError, MultitenantClient
+from flexclient import AuthError, MultitenantClient, UnauthorizedError
+from flexclient._auth import jwt
 from flexclient.testing import DEMO_USERS, FakeMarketplace
 from tests.js_sdks import ROOT, run_js
 
@@ -70,3 +73,28 @@ def test_the_official_multitenant_sdk_works_with_the_fake() -> None:
         "otherHostname": 404,
         "wrongSecret": 401,
     }
+
+
+def test_a_trusted_client_is_made_again_from_the_kept_session_after_it_expires() -> None:
+    with FakeMarketplace(seed="demo") as fake:
+        mt = MultitenantClient(fake.hostname, fake.multitenant_client_secret, base_url=fake.url)
+        mt.marketplace_client().login(username=EMAIL, password=PASSWORD)
+        trusted = mt.trusted_client()
+        assert trusted.auth_info().scopes == ["trusted:user"]
+        assert mt.auth_info().scopes == ["user"]  # the session stays where it was
+        assert trusted.current_user.show().data.data.attributes.email == EMAIL
+
+        fake.expire_tokens()
+        with pytest.raises(UnauthorizedError, match="cannot be refreshed: make a new one"):
+            trusted.current_user.show()
+        again = mt.trusted_client()  # the expired user token is refreshed, then exchanged
+        assert again.current_user.show().data.data.attributes.email == EMAIL
+
+
+def test_a_clock_ten_minutes_behind_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    behind = int(time.time()) - 600
+    monkeypatch.setattr(jwt, "now", lambda: behind)
+    with FakeMarketplace() as fake:
+        mt = MultitenantClient(fake.hostname, fake.multitenant_client_secret, base_url=fake.url)
+        with pytest.raises(AuthError, match=r"this machine's clock is 6\d\d s behind the API's"):
+            mt.client_data()
