@@ -10,7 +10,12 @@ from typing import Any
 import pytest
 import requests_mock
 
-from flexclient import IntegrationClient, MarketplaceClient, ParameterError
+from flexclient import (
+    IntegrationClient,
+    MarketplaceClient,
+    ParameterError,
+    UnknownParameterWarning,
+)
 from flexclient._endpoints.checks import id_keys, is_custom_key
 from flexclient.params import (
     AvailabilityExceptionsQueryParams,
@@ -201,3 +206,43 @@ def test_a_key_given_twice_is_refused(
         offline,
     )
     refused(lambda: sdk.listings.query(custom=[("pub_a", 1)]), "custom", offline)  # type: ignore[arg-type]
+
+
+# --- the JS SDK's habits, as the official web template has them ----------------------------
+
+
+@pytest.mark.parametrize(
+    "key,documented",
+    [("listing_id", "listingId"), ("transaction_id", "transactionId"), ("subject_id", "subjectId")],
+)
+def test_a_snake_case_key_is_sent_as_it_is_with_the_key_to_write(
+    sdk: MarketplaceClient, key: str, documented: str
+) -> None:
+    # The web template sends `reviews.query({listing_id})`, which the API reads as listingId.
+    loose: dict[str, Any] = {key: ID}
+    with requests_mock.Mocker() as m:
+        m.post(f"{MP}/v1/auth/token", json=token_json())
+        m.get(f"{MP}/v1/api/reviews/query", **EMPTY)
+        with pytest.warns(UnknownParameterWarning) as caught:
+            sdk.reviews.query(loose)  # type: ignore[arg-type]
+        assert m.last_request is not None and m.last_request.qs == {key: [str(ID)]}
+    (message,) = [str(w.message) for w in caught]
+    assert f"'{key}' is the snake_case spelling of '{documented}'" in message
+    assert f"write '{documented}'" in message
+
+
+def test_a_snake_case_id_is_checked_as_the_id_it_spells(
+    offline: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    loose: dict[str, Any] = {"author_id": "42"}
+    message = refused(lambda: sdk.listings.query(loose), "author_id", offline)  # type: ignore[arg-type]
+    assert "must be a UUID" in message
+
+
+def test_a_snake_case_key_of_no_documented_key_is_unknown(sdk: MarketplaceClient) -> None:
+    loose: dict[str, Any] = {"listing_ids": ID}
+    with requests_mock.Mocker() as m:
+        m.post(f"{MP}/v1/auth/token", json=token_json())
+        m.get(f"{MP}/v1/api/reviews/query", **EMPTY)
+        with pytest.warns(UnknownParameterWarning, match="'listing_ids' is not a documented"):
+            sdk.reviews.query(loose)  # type: ignore[arg-type]

@@ -12,6 +12,10 @@
   you mean 'perPage'?` (make it an error with `warnings.simplefilter("error",
   UnknownParameterWarning)`).
 
+- A snake_case spelling of a documented camelCase key (`listing_id` for `listingId`, as the
+  official web template writes some) is sent as it is, since the API takes it, and warned
+  about with the key to write instead: the types, the checks and the docs know `listingId`.
+
 - A call of an endpoint the table marks deprecated (`deprecated=`, the reason) warns with a
   `DeprecationWarning` that says why.
 
@@ -124,18 +128,27 @@ def check_ids(params: Mapping[str, object] | None, params_type: Any) -> None:
     """Raise `ParameterError` for an ID that is not a UUID, naming its key."""
     if not isinstance(params, Mapping):
         return
-    for key, shape in id_keys(params_type).items():
-        value = params.get(key)
-        if shape == "one" or isinstance(value, uuid.UUID) or value is None:
-            _check_id(key, value)
-        elif isinstance(value, str):
-            for part in value.split(","):
-                _check_id(key, part)
-        elif is_sequence(value):
-            for n, item in enumerate(value):
-                _check_id(f"{key}[{n}]", item)
-        else:
-            _check_id(key, value)
+    shapes = id_keys(params_type)
+    for key, shape in shapes.items():
+        _check_ids_of(key, params.get(key), shape)
+    # A snake_case spelling of an ID key (`listing_id`) holds an ID too.
+    for given in params:
+        documented = alias_of(given, shapes)
+        if documented is not None:
+            _check_ids_of(given, params[given], shapes[documented])
+
+
+def _check_ids_of(key: str, value: object, shape: IdShape) -> None:
+    if shape == "one" or isinstance(value, uuid.UUID) or value is None:
+        _check_id(key, value)
+    elif isinstance(value, str):
+        for part in value.split(","):
+            _check_id(key, part)
+    elif is_sequence(value):
+        for n, item in enumerate(value):
+            _check_id(f"{key}[{n}]", item)
+    else:
+        _check_id(key, value)
 
 
 @functools.cache
@@ -145,6 +158,24 @@ def documented_keys(params_type: Any) -> frozenset[str]:
     if not is_dict(keys) or not hasattr(params_type, "__total__"):
         return frozenset()
     return frozenset(str(k) for k in keys)
+
+
+def camel_case(key: str) -> str:
+    """`key` in camelCase (`listing_id` -> `listingId`); a key without `_` as it is."""
+    head, *rest = key.split("_")
+    if not head or not rest or not all(rest):
+        return key
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def alias_of(key: object, known: Iterable[str]) -> str | None:
+    """The documented key that `key` spells in snake_case (`listing_id` -> `listingId`),
+    if `known` has it; None otherwise (and for a key that is no string, as an untyped
+    caller's may be)."""
+    if not isinstance(key, str):
+        return None
+    camel = camel_case(key)
+    return camel if camel != key and camel in known else None
 
 
 def _undocumented(keys: Iterable[object], known: frozenset[str]) -> list[str]:
@@ -158,13 +189,19 @@ def warn_unknown_keys(params: Mapping[str, object] | None, params_type: Any, pat
     if not known or not isinstance(params, Mapping):
         return
     for key in _undocumented(params, known):
-        warnings.warn(
-            UnknownParameterWarning(
-                f"{key!r} is not a documented parameter of {path}"
-                + did_you_mean(key, sorted(known))
-            ),
-            stacklevel=callers_level(),
-        )
+        documented = alias_of(key, known)
+        if documented is not None:
+            message = (
+                f"{key!r} is the snake_case spelling of {documented!r}, a parameter of {path}:"
+                f" the API reads it as {documented!r} (the official web template relies on"
+                f" that) and it is sent as it is, but write {documented!r}, the key"
+                " flexclient's types and checks know"
+            )
+        else:
+            message = f"{key!r} is not a documented parameter of {path}" + did_you_mean(
+                key, sorted(known)
+            )
+        warnings.warn(UnknownParameterWarning(message), stacklevel=callers_level())
 
 
 def check_call(

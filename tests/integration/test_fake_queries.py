@@ -16,6 +16,7 @@ from flexclient import (
     LatLngBounds,
     MarketplaceClient,
     Money,
+    UnknownParameterWarning,
 )
 from flexclient.models import Listing, Transaction, User
 from flexclient.params import (
@@ -243,3 +244,31 @@ def test_transactions_sort_by_messages_and_bookings_those_without_last(
         later.id,
         asked.id,
     ]
+
+
+# --- keys the web template sends, as the real API reads them ---------------------------------
+
+
+def test_a_snake_case_key_filters_as_the_camel_case_one(fake_marketplace: FakeMarketplace) -> None:
+    # The web template sends `messages.query({transaction_id})` and `listings.query({author_id})`.
+    host, room, guest = hosted_room(fake_marketplace)
+    tx = guest.transactions.initiate(
+        {
+            "processAlias": "default-booking/release-1",
+            "transition": "transition/inquire",
+            "params": {"listingId": room.id},
+        }
+    ).data.data
+    guest.messages.send({"transactionId": tx.id, "content": "Free next week?"})
+    other = host.own_listings.create({"title": "Other room", "price": ROOM_PRICE}).data.data
+    by_snake: dict[str, object] = {"transaction_id": tx.id}
+    with pytest.warns(UnknownParameterWarning, match="write 'transactionId'"):
+        messages = guest.messages.query(by_snake).data.data  # type: ignore[arg-type]
+    assert [m.attributes.content for m in messages] == ["Free next week?"]
+    by_author: dict[str, object] = {"author_id": host.current_user.show().data.data.id}
+    with pytest.warns(UnknownParameterWarning):
+        listed = guest.listings.query(by_author).data.data  # type: ignore[arg-type]
+    assert {lst.id for lst in listed} == {room.id, other.id}
+    nobody: dict[str, object] = {"author_id": uuid.uuid4()}
+    with pytest.warns(UnknownParameterWarning):
+        assert guest.listings.query(nobody).data.data == []  # type: ignore[arg-type]
