@@ -246,3 +246,25 @@ def test_a_snake_case_key_of_no_documented_key_is_unknown(sdk: MarketplaceClient
         m.get(f"{MP}/v1/api/reviews/query", **EMPTY)
         with pytest.warns(UnknownParameterWarning, match="'listing_ids' is not a documented"):
             sdk.reviews.query(loose)  # type: ignore[arg-type]
+
+
+def test_a_second_argument_to_a_query_says_what_to_write(
+    offline: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    # `transactions.show({id}, {expand: true})`: the JS SDK drops the second argument.
+    call: Any = sdk.transactions.show
+    message = refused(lambda: call({"id": ID}, {"expand": True}), "query_params", offline)
+    assert "transactions/show is a query" in message
+    assert "no second argument" in message and "drops a query's second argument" in message
+    optional: Any = sdk.marketplace.show
+    refused(lambda: optional({}, {"expand": True}), "query_params", offline)
+
+
+def test_a_list_of_parameter_parts_says_to_merge_them(
+    offline: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    # `listings.query([part, part])`: the JS SDK merges the parts into one query string.
+    parts: Any = [{"perPage": 5}, {"page": 2}]
+    message = refused(lambda: sdk.listings.query(parts), "query_params", offline)
+    assert "list of parameter parts" in message and "{**part1, **part2}" in message
+    refused(lambda: sdk.own_listings.close({"id": ID}, parts), "query_params", offline)

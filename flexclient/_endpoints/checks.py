@@ -204,12 +204,40 @@ def warn_unknown_keys(params: Mapping[str, object] | None, params_type: Any, pat
         warnings.warn(UnknownParameterWarning(message), stacklevel=callers_level())
 
 
+def check_parts(param: str, value: object) -> None:
+    """A `ParameterError` for a list of parameter parts where one mapping goes: the JS SDK
+    merges such a list into one query string (`sdk.listings.query([part, part])`);
+    flexclient takes the merged mapping, so that one call has one set of keys to check."""
+    if is_sequence(value) and not isinstance(value, str | bytes):
+        raise ParameterError(
+            param,
+            "is a list of parameter parts, which the JS SDK merges into one query; flexclient"
+            " takes one mapping: merge the parts first, {**part1, **part2} (a later part's key"
+            " wins, as in the JS SDK)",
+        )
+
+
+def no_second_argument(endpoint: Endpoint[Any, Any], extra: Sequence[object]) -> None:
+    """A `ParameterError` for arguments after a query's parameters: the JS SDK drops a
+    query's second argument silently (`sdk.transactions.show({id}, {expand: true})`), so
+    it never did anything; here it is refused rather than left without effect."""
+    if extra:
+        raise ParameterError(
+            "query_params",
+            f"{endpoint.path} is a query: it takes one mapping of query parameters and no"
+            " second argument (the JS SDK drops a query's second argument silently). Leave"
+            " {'expand': True} out (a query always answers whole resources) and put include,"
+            " fields.* and the like in the first mapping",
+        )
+
+
 def check_call(
     endpoint: Endpoint[Any, Any],
     query: Mapping[str, object] | None,
     body: Mapping[str, object] | None,
 ) -> None:
     """Check an endpoint call's parameters against its TypedDicts (see the docstring)."""
+    check_parts("query_params", query)
     if endpoint.deprecated:
         warnings.warn(
             f"{endpoint.path} is deprecated: {endpoint.deprecated}",

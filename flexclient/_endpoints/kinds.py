@@ -48,6 +48,7 @@ from typing import (
     ClassVar,
     Generic,
     Literal,
+    Never,
     Self,
     TypedDict,
     TypeVar,
@@ -60,7 +61,7 @@ from typing import (
 import flexclient.models
 import flexclient.params
 from flexclient._endpoints import pages as _pages
-from flexclient._endpoints.checks import check_call, with_custom
+from flexclient._endpoints.checks import check_call, no_second_argument, with_custom
 from flexclient._errors import ParameterError
 from flexclient._http.multipart import ProgressCallback, UploadProgress
 from flexclient._support.frozen import Frozen
@@ -384,7 +385,7 @@ class Query(_Bindable[P, D]):
         self,
         params: P,
         /,
-        *,
+        *extra: Never,
         custom: Custom | None = None,
         timeout: Timeout | None = None,
         deadline: float | None = None,
@@ -393,7 +394,10 @@ class Query(_Bindable[P, D]):
         """Send the query; `params` are the query parameters, keys as the API spells them,
         and `custom` the keys of the open families (`pub_*`, `fields.*`, ...). `timeout`
         overrides the client's for this call (seconds, or (connect, read)), `deadline`
-        the seconds the whole call may take, and `credit_budget` the credits it may spend."""
+        the seconds the whole call may take, and `credit_budget` the credits it may spend.
+        A second argument, which the JS SDK drops silently, is a `ParameterError` (`extra`
+        takes it to say so; the checkers refuse it)."""
+        no_second_argument(self, extra)
         return self._send(with_custom(params, custom), _options(timeout, deadline, credit_budget))
 
     def _send(self, query: Params | None, opts: RequestOptions) -> Response[Envelope[D]]:
@@ -410,13 +414,14 @@ class OptionalQuery(Query[P, D]):
         self,
         params: P = _OMITTED,
         /,
-        *,
+        *extra: Never,
         custom: Custom | None = None,
         timeout: Timeout | None = None,
         deadline: float | None = None,
         credit_budget: int | Decimal | None = None,
     ) -> Response[Envelope[D]]:
         """Send the query; see `Query.__call__`."""
+        no_second_argument(self, extra)
         return self._send(with_custom(params, custom), _options(timeout, deadline, credit_budget))
 
 

@@ -48,3 +48,10 @@ sdk.own_listings.close({"id": uuid.uuid4()}, {"expnad": True})
 # [mypy] Unexpected keyword argument "timeuot" for "__call__" of "OptionalQuery"
 # [pyright] No parameter named "timeuot"
 sdk.listings.query(timeuot=3)
+# A query takes no second argument (the JS SDK drops it silently; at run time it is an error).
+# [mypy] Argument 2 to "__call__" of "Query" has incompatible type "dict[str, bool]"
+# [pyright] Argument of type "dict[str, bool]" cannot be assigned to parameter "extra"
+sdk.transactions.show({"id": uuid.uuid4()}, {"expand": True})
+# [mypy] Argument 2 to "__call__" of "OptionalQuery" has incompatible type "dict[str, bool]"
+# [pyright] Argument of type "dict[str, bool]" cannot be assigned to parameter "extra"
+sdk.marketplace.show({}, {"expand": True})
