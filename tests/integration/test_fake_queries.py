@@ -22,6 +22,7 @@ from flexclient.models import Listing, Transaction, User
 from flexclient.params import (
     ListingSortKey,
     ListingsQueryParams,
+    ListingState,
     Sort,
     TransactionsQueryParams,
 )
@@ -272,3 +273,31 @@ def test_a_snake_case_key_filters_as_the_camel_case_one(fake_marketplace: FakeMa
     nobody: dict[str, object] = {"author_id": uuid.uuid4()}
     with pytest.warns(UnknownParameterWarning):
         assert guest.listings.query(nobody).data.data == []  # type: ignore[arg-type]
+
+
+def test_own_listings_by_state(fake_marketplace: FakeMarketplace) -> None:
+    # `own_listings.query({"states": ...})`, as the web template's profile page asks.
+    host, room, _ = hosted_room(fake_marketplace)
+    draft = host.own_listings.create_draft({"title": "Draft"}).data.data
+    assert [lst.id for lst in host.own_listings.query({"states": ["published"]}).data.data] == [
+        room.id
+    ]
+    assert [lst.id for lst in host.own_listings.query({"states": "draft"}).data.data] == [draft.id]
+    both = host.own_listings.query({"states": ["draft", "published"]}).data.data
+    assert {lst.id for lst in both} == {room.id, draft.id}
+    with pytest.raises(ApiError) as info:
+        host.own_listings.query({"states": cast(ListingState, "pubished")})
+    assert refusal(info.value)[:2] == (400, "validation-invalid-value")
+
+
+def test_stock_totals_as_text_are_read_as_integers(fake_marketplace: FakeMarketplace) -> None:
+    # The web template sends its stock form's value as it is: `newTotal: "3"`.
+    host, room, _ = hosted_room(fake_marketplace)
+    stock = host.stock.compare_and_set(
+        {"listingId": room.id, "oldTotal": None, "newTotal": "3"}, {"expand": True}
+    ).data.data
+    assert stock.attributes.quantity == 3
+    host.stock.compare_and_set({"listingId": room.id, "oldTotal": "3", "newTotal": 5})
+    with pytest.raises(ApiError) as info:
+        host.stock.compare_and_set({"listingId": room.id, "oldTotal": 5, "newTotal": "five"})
+    assert refusal(info.value) == (400, "validation-invalid-value", ["body", "newTotal"])
