@@ -16,7 +16,7 @@ from flexclient import (
     ParameterError,
     UnknownParameterWarning,
 )
-from flexclient._endpoints.checks import id_keys, is_custom_key
+from flexclient._endpoints.checks import alias_of, camel_case, id_keys, is_custom_key
 from flexclient.params import (
     AvailabilityExceptionsQueryParams,
     CurrentUserCreateWithIdpParams,
@@ -268,3 +268,42 @@ def test_a_list_of_parameter_parts_says_to_merge_them(
     message = refused(lambda: sdk.listings.query(parts), "query_params", offline)
     assert "list of parameter parts" in message and "{**part1, **part2}" in message
     refused(lambda: sdk.own_listings.close({"id": ID}, parts), "query_params", offline)
+
+
+def test_a_query_string_says_how_to_make_it_a_mapping(
+    offline: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    # The JS SDK takes a query string as a query's parameters, or as a part of a list: the
+    # template's featured listings add a section's saved search so.
+    text: Any = "?pub_category=sauna&perPage=5"
+    message = refused(lambda: sdk.listings.query(text), "query_params", offline)
+    assert "is a query string" in message and "parse_qsl" in message
+    parts: Any = [text, {"perPage": 8}]
+    message = refused(lambda: sdk.listings.query(parts), "query_params", offline)
+    assert "{**part1, **part2}" in message and "parse_qsl" in message
+    maps: Any = [{}, {"perPage": 8}]
+    assert "parse_qsl" not in refused(lambda: sdk.listings.query(maps), "query_params", offline)
+
+
+@pytest.mark.parametrize(
+    "key,camel",
+    [
+        ("listing_id", "listingId"),
+        ("per_page", "perPage"),
+        ("a_b_c", "aBC"),
+        ("perPage", "perPage"),
+        ("_private", "_private"),
+        ("trailing_", "trailing_"),
+        ("two__marks", "two__marks"),
+        ("pub_color", "pubColor"),
+    ],
+)
+def test_camel_case(key: str, camel: str) -> None:
+    assert camel_case(key) == camel
+
+
+def test_a_snake_case_alias_is_only_of_a_documented_key() -> None:
+    assert alias_of("listing_id", {"listingId"}) == "listingId"
+    assert alias_of("listingId", {"listingId"}) is None  # the key itself is no alias
+    assert alias_of("author_id", {"listingId"}) is None
+    assert alias_of(5, {"listingId"}) is None  # an untyped caller's key

@@ -204,16 +204,28 @@ def warn_unknown_keys(params: Mapping[str, object] | None, params_type: Any, pat
         warnings.warn(UnknownParameterWarning(message), stacklevel=callers_level())
 
 
+_FROM_TEXT = "dict(urllib.parse.parse_qsl(text.lstrip('?')))"
+
+
 def check_parts(param: str, value: object) -> None:
-    """A `ParameterError` for a list of parameter parts where one mapping goes: the JS SDK
-    merges such a list into one query string (`sdk.listings.query([part, part])`);
-    flexclient takes the merged mapping, so that one call has one set of keys to check."""
-    if is_sequence(value) and not isinstance(value, str | bytes):
+    """A `ParameterError` for the JS SDK's other ways of giving a query's parameters: a
+    query string (`"?pub_category=road"`), or a list of parts, maps or query strings, that
+    it merges into one query (`sdk.listings.query([part, part])`). flexclient takes one
+    mapping, so that one call has one set of keys to check."""
+    if isinstance(value, str):
+        raise ParameterError(
+            param,
+            "is a query string, which the JS SDK reads as its parameters; flexclient takes a"
+            f" mapping: {_FROM_TEXT}",
+        )
+    if is_sequence(value) and not isinstance(value, bytes):
+        text = any(isinstance(part, str) for part in value)
         raise ParameterError(
             param,
             "is a list of parameter parts, which the JS SDK merges into one query; flexclient"
             " takes one mapping: merge the parts first, {**part1, **part2} (a later part's key"
-            " wins, as in the JS SDK)",
+            " wins, as in the JS SDK)"
+            + (f"; a part that is a query string is {_FROM_TEXT}" if text else ""),
         )
 
 
