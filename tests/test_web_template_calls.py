@@ -102,6 +102,11 @@ def test_each_auth_call_is_a_method_taking_the_keys_as_keywords(call: dict[str, 
     assert {snake(k) for k in call["params"]} == {
         name for name, p in taken.items() if p.default is inspect.Parameter.empty
     }
+    if call["params"]:
+        # The JS SDK's mapping says which keywords to write, and sends nothing.
+        keys = ", ".join(f"{snake(k)}=..." for k in call["params"])
+        with requests_mock.Mocker(), pytest.raises(ParameterError, match=re.escape(keys)):
+            method(example(call["params"], {}))
 
 
 @pytest.fixture
