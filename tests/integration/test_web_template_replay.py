@@ -21,6 +21,7 @@ import pytest
 
 from flexclient import LatLng, LatLngBounds, MarketplaceClient, Money
 from flexclient._endpoints.checks import camel_case, is_custom_key
+from flexclient._endpoints.kinds import Bound
 from flexclient.models import Resource
 from flexclient.params import (
     AvailabilityExceptionsCreateParams,
@@ -100,9 +101,14 @@ ANSWERS = {
     "ownFileDownloads": "ownFileDownload",
     "fileDownloads": "fileDownload",
 }
-EXCEPTIONS = {
-    # An empty sitemap: the fake holds no hosted pages under the prefix.
-    ("sitemapData.queryAssets", "type"): "sitemapData",
+# Commands whose answer the template reads the attributes of without `expand` (an upload's
+# or a download's URL, a Stripe link, a setup intent's secret): the API answers them whole.
+WHOLE = {
+    "fileUploads",
+    "ownFileDownloads",
+    "fileDownloads",
+    "stripeAccountLinks",
+    "stripeSetupIntents",
 }
 
 
@@ -449,6 +455,18 @@ def test_the_call_is_answered_as_the_real_api_answers_it(
         expected = ANSWERS[name.split(".")[0]]
         found = data if is_list(data) else [data]
         assert all(isinstance(r, Resource) and r.type == expected for r in found), found
+        if not is_list(data) and res_kind(method) != "query":
+            # A command answers the whole resource with `expand`, its id and type without,
+            # but for those answered whole always.
+            assert isinstance(data, Resource)
+            whole = bool(query and query.get("expand")) or name.split(".")[0] in WHOLE
+            assert data.has_attributes is whole, data
+
+
+def res_kind(method: object) -> str:
+    """The kind of an endpoint method: query, command or upload."""
+    assert isinstance(method, Bound)
+    return method.endpoint.kind
 
 
 def alternatives(params: dict[str, Any]) -> list[dict[str, Any]]:
