@@ -455,6 +455,13 @@ def test_the_call_is_answered_as_the_real_api_answers_it(
         expected = ANSWERS[name.split(".")[0]]
         found = data if is_list(data) else [data]
         assert all(isinstance(r, Resource) and r.type == expected for r in found), found
+        # What the template includes comes included (empty, or None, where there is none).
+        include = [*params.get("include", []), *(query or {}).get("include", [])]
+        for resource in found:
+            assert isinstance(resource, Resource)
+            if resource.has_attributes:
+                for path in include:
+                    resource.related(path.split(".")[0])
         if not is_list(data) and res_kind(method) != "query":
             # A command answers the whole resource with `expand`, its id and type without,
             # but for those answered whole always.
