@@ -461,13 +461,28 @@ def test_the_call_is_answered_as_the_real_api_answers_it(
             assert isinstance(resource, Resource)
             if resource.has_attributes:
                 for path in include:
-                    resource.related(path.split(".")[0])
+                    walk(resource, path)
         if not is_list(data) and res_kind(method) != "query":
             # A command answers the whole resource with `expand`, its id and type without,
             # but for those answered whole always.
             assert isinstance(data, Resource)
             whole = bool(query and query.get("expand")) or name.split(".")[0] in WHOLE
             assert data.has_attributes is whole, data
+
+
+def walk(resource: Resource, path: str) -> None:
+    """Read the relationships of an include path (`listing.author.profileImage`) from
+    `resource` down: each step resolves (RelationshipNotIncludedError if it was left out)."""
+    reached: list[Resource] = [resource]
+    for name in path.split("."):
+        step: list[Resource] = []
+        for one in reached:
+            related: object = one.related(name)
+            if isinstance(related, Resource):
+                step.append(related)
+            elif is_list(related):
+                step += [r for r in related if isinstance(r, Resource)]
+        reached = step
 
 
 def res_kind(method: object) -> str:
