@@ -22,7 +22,7 @@ import pytest
 from flexclient import LatLng, LatLngBounds, MarketplaceClient, Money
 from flexclient._endpoints.checks import camel_case, is_custom_key
 from flexclient._endpoints.kinds import Bound
-from flexclient.models import Resource
+from flexclient.models import Image, Resource
 from flexclient.params import (
     AvailabilityExceptionsCreateParams,
     AvailabilityPlan,
@@ -359,6 +359,11 @@ def value(template: Template, call: dict[str, Any], key: str, kind: str) -> Any:
     }
     if key in made:
         return made[key]()
+    if key == "fields.image":
+        # The built-in avatars, and the variants the call defines (`imageVariant.<name>`).
+        keys = [*call["params"], *call.get("query", {})]
+        defined = [k.removeprefix("imageVariant.") for k in keys if k.startswith("imageVariant.")]
+        return [f"variants.{v}" for v in ["square-small", "square-small2x", *defined]]
     if key.startswith("fields."):
         return FIELDS.get(key, ["title"])
     return KINDS[kind]
@@ -374,7 +379,6 @@ PLAN = {
 # that has both is made once with each.
 ALTERNATIVES = [("keywords", "origin")]
 FIELDS = {
-    "fields.image": ["variants.square-small", "variants.square-small2x", "variants.listing-card"],
     "fields.user": ["profile.displayName", "profile.abbreviatedName"],
     "fields.transaction": ["processName", "lastTransition", "lastTransitionedAt"],
     "fields.listing": ["title", "price", "publicData.listingType"],
@@ -457,11 +461,20 @@ def test_the_call_is_answered_as_the_real_api_answers_it(
         assert all(isinstance(r, Resource) and r.type == expected for r in found), found
         # What the template includes comes included (empty, or None, where there is none).
         include = [*params.get("include", []), *(query or {}).get("include", [])]
+        # The image variants asked for come with each image (`fields.image`, with the
+        # template's own variants defined by `imageVariant.*`).
+        variants = {
+            v.removeprefix("variants.")
+            for v in [*params.get("fields.image", []), *(query or {}).get("fields.image", [])]
+        }
         for resource in found:
             assert isinstance(resource, Resource)
-            if resource.has_attributes:
-                for path in include:
-                    walk(resource, path)
+            if not resource.has_attributes:
+                continue
+            reached = [resource, *(r for path in include for r in walk(resource, path))]
+            for image in reached:
+                if isinstance(image, Image):
+                    assert variants <= set(image.attributes.variants), (image.id, variants)
         if not is_list(data) and res_kind(method) != "query":
             # A command answers the whole resource with `expand`, its id and type without,
             # but for those answered whole always.
@@ -470,9 +483,10 @@ def test_the_call_is_answered_as_the_real_api_answers_it(
             assert data.has_attributes is whole, data
 
 
-def walk(resource: Resource, path: str) -> None:
+def walk(resource: Resource, path: str) -> list[Resource]:
     """Read the relationships of an include path (`listing.author.profileImage`) from
-    `resource` down: each step resolves (RelationshipNotIncludedError if it was left out)."""
+    `resource` down: each step resolves (RelationshipNotIncludedError if it was left out).
+    Returns the resources reached."""
     reached: list[Resource] = [resource]
     for name in path.split("."):
         step: list[Resource] = []
@@ -483,6 +497,7 @@ def walk(resource: Resource, path: str) -> None:
             elif is_list(related):
                 step += [r for r in related if isinstance(r, Resource)]
         reached = step
+    return reached
 
 
 def res_kind(method: object) -> str:
