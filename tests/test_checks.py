@@ -307,3 +307,13 @@ def test_a_snake_case_alias_is_only_of_a_documented_key() -> None:
     assert alias_of("listingId", {"listingId"}) is None  # the key itself is no alias
     assert alias_of("author_id", {"listingId"}) is None
     assert alias_of(5, {"listingId"}) is None  # an untyped caller's key
+
+
+@pytest.mark.parametrize("given", [[{"perPage": 5}], "perPage=5", 5])
+def test_pages_and_iter_refuse_what_a_query_refuses(
+    offline: requests_mock.Mocker, sdk: MarketplaceClient, given: object
+) -> None:
+    loose: Any = given
+    refused(lambda: sdk.listings.query.iter(loose), "query_params", offline)
+    refused(lambda: sdk.listings.query.pages(loose), "query_params", offline)
+    refused(lambda: sdk.listings.query(loose), "query_params", offline)

@@ -61,7 +61,13 @@ from typing import (
 import flexclient.models
 import flexclient.params
 from flexclient._endpoints import pages as _pages
-from flexclient._endpoints.checks import check_call, no_second_argument, with_custom
+from flexclient._endpoints.checks import (
+    check_call,
+    check_mapping,
+    check_parts,
+    no_second_argument,
+    with_custom,
+)
 from flexclient._errors import ParameterError
 from flexclient._http.multipart import ProgressCallback, UploadProgress
 from flexclient._support.frozen import Frozen
@@ -425,6 +431,13 @@ class OptionalQuery(Query[P, D]):
         return self._send(with_custom(params, custom), _options(timeout, deadline, credit_budget))
 
 
+def _check_pages_params(params: object) -> None:
+    """The checks of a call's parameters that must come before the pages copy them (each
+    page's is the parameters with its `page`): one mapping, or None."""
+    check_parts("query_params", params)
+    check_mapping("query_params", params)
+
+
 class ListQuery(Query[P, list[R]]):
     """A GET endpoint answering a list of resources of type R, page by page, that needs
     parameters: `method(params)`, `method.iter(params)`, `method.pages(params)`.
@@ -452,6 +465,7 @@ class ListQuery(Query[P, list[R]]):
         to the last page, the query's pagination limit (with a `PaginationLimitWarning`
         when results remain), or `max_pages`. Every other parameter is kept."""
         opts = _options(timeout, None)
+        _check_pages_params(params)
         return _pages.pages(lambda p: self._send(p, opts), with_custom(params, custom), max_pages)
 
     def iter(
@@ -468,6 +482,7 @@ class ListQuery(Query[P, list[R]]):
         resolved; at most `max_items`. `progress=True` shows a tqdm progress bar (the
         `progress` extra)."""
         opts = _options(timeout, None)
+        _check_pages_params(params)
         query = with_custom(params, custom)
         return _pages.items(lambda p: self._send(p, opts), query, max_items, progress)
 
