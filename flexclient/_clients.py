@@ -7,11 +7,12 @@ Each is its API's endpoint groups (`flexclient._endpoints.table`) on the shared 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import threading
 import uuid
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Unpack
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Unpack, cast
 
 from flexclient._auth.tokens import MemoryTokenStore, Token
 from flexclient._base_client import BaseClient, Connection
@@ -40,6 +41,30 @@ if TYPE_CHECKING:
     from flexclient._assets import AssetRequest, AssetSet, JsonAsset
     from flexclient._events import EventFeed, FeedOptions
     from flexclient._file_transfer import FileTransfer, Offsite, UploadedFile
+
+
+L = TypeVar("L", bound=Callable[..., Token])
+
+
+def _keywords_only(keywords: str) -> Callable[[L], L]:
+    """A login taking its keywords only, which says so to a caller giving a mapping, as the
+    JS SDK takes them (`sdk.login({username, password})`), rather than a bare TypeError.
+    The checkers see the login's own signature, which refuses the mapping too."""
+
+    def wrap(login: L) -> L:
+        @functools.wraps(login)
+        def keywords_only(self: object, *js_style: object, **given: Any) -> Token:
+            if js_style:
+                raise ParameterError(
+                    "params",
+                    f"{login.__name__} takes keyword arguments, not a mapping as the JS SDK's"
+                    f" does: write {login.__name__}({keywords})",
+                )
+            return login(self, **given)
+
+        return cast(L, keywords_only)
+
+    return wrap
 
 
 class _OtherHosts(BaseClient):
@@ -189,6 +214,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
             raise ParameterError("client_secret", f"{action} needs the client secret")
         return self._client_secret
 
+    @_keywords_only("username=..., password=...")
     def login(self, *, username: str, password: str, revoke_replaced: bool = True) -> Token:
         """Log in as a user (password grant); the token is stored and used from now on.
 
@@ -204,6 +230,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
         }
         return self._log_in(form, revoke_replaced=revoke_replaced)
 
+    @_keywords_only("code=..., redirect_uri=..., code_verifier=...")
     def login_as(
         self, *, code: str, redirect_uri: str, code_verifier: str, revoke_replaced: bool = True
     ) -> Token:
@@ -218,6 +245,7 @@ class MarketplaceClient(MarketplaceEndpoints, _OtherHosts):
         }
         return self._log_in(form, logged_in_as=True, revoke_replaced=revoke_replaced)
 
+    @_keywords_only("idp_id=..., idp_client_id=..., idp_token=...")
     def login_with_idp(
         self, *, idp_id: str, idp_client_id: str, idp_token: str, revoke_replaced: bool = True
     ) -> Token:

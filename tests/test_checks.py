@@ -10,8 +10,13 @@ from typing import Any
 import pytest
 import requests_mock
 
-from flexclient import IntegrationClient, MarketplaceClient, ParameterError
-from flexclient._endpoints.checks import id_keys, is_custom_key
+from flexclient import (
+    IntegrationClient,
+    MarketplaceClient,
+    ParameterError,
+    UnknownParameterWarning,
+)
+from flexclient._endpoints.checks import alias_of, camel_case, id_keys, is_custom_key
 from flexclient.params import (
     AvailabilityExceptionsQueryParams,
     CurrentUserCreateWithIdpParams,
@@ -201,3 +206,114 @@ def test_a_key_given_twice_is_refused(
         offline,
     )
     refused(lambda: sdk.listings.query(custom=[("pub_a", 1)]), "custom", offline)  # type: ignore[arg-type]
+
+
+# --- the JS SDK's habits, as the official web template has them ----------------------------
+
+
+@pytest.mark.parametrize(
+    "key,documented",
+    [("listing_id", "listingId"), ("transaction_id", "transactionId"), ("subject_id", "subjectId")],
+)
+def test_a_snake_case_key_is_sent_as_it_is_with_the_key_to_write(
+    sdk: MarketplaceClient, key: str, documented: str
+) -> None:
+    # The web template sends `reviews.query({listing_id})`, which the API reads as listingId.
+    loose: dict[str, Any] = {key: ID}
+    with requests_mock.Mocker() as m:
+        m.post(f"{MP}/v1/auth/token", json=token_json())
+        m.get(f"{MP}/v1/api/reviews/query", **EMPTY)
+        with pytest.warns(UnknownParameterWarning) as caught:
+            sdk.reviews.query(loose)  # type: ignore[arg-type]
+        assert m.last_request is not None and m.last_request.qs == {key: [str(ID)]}
+    (message,) = [str(w.message) for w in caught]
+    assert f"'{key}' is the snake_case spelling of '{documented}'" in message
+    assert f"write '{documented}'" in message
+
+
+def test_a_snake_case_id_is_checked_as_the_id_it_spells(
+    offline: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    loose: dict[str, Any] = {"author_id": "42"}
+    message = refused(lambda: sdk.listings.query(loose), "author_id", offline)  # type: ignore[arg-type]
+    assert "must be a UUID" in message
+
+
+def test_a_snake_case_key_of_no_documented_key_is_unknown(sdk: MarketplaceClient) -> None:
+    loose: dict[str, Any] = {"listing_ids": ID}
+    with requests_mock.Mocker() as m:
+        m.post(f"{MP}/v1/auth/token", json=token_json())
+        m.get(f"{MP}/v1/api/reviews/query", **EMPTY)
+        with pytest.warns(UnknownParameterWarning, match="'listing_ids' is not a documented"):
+            sdk.reviews.query(loose)  # type: ignore[arg-type]
+
+
+def test_a_second_argument_to_a_query_says_what_to_write(
+    offline: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    # `transactions.show({id}, {expand: true})`: the JS SDK drops the second argument.
+    call: Any = sdk.transactions.show
+    message = refused(lambda: call({"id": ID}, {"expand": True}), "query_params", offline)
+    assert "transactions/show is a query" in message
+    assert "no second argument" in message and "drops a query's second argument" in message
+    optional: Any = sdk.marketplace.show
+    refused(lambda: optional({}, {"expand": True}), "query_params", offline)
+
+
+def test_a_list_of_parameter_parts_says_to_merge_them(
+    offline: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    # `listings.query([part, part])`: the JS SDK merges the parts into one query string.
+    parts: Any = [{"perPage": 5}, {"page": 2}]
+    message = refused(lambda: sdk.listings.query(parts), "query_params", offline)
+    assert "list of parameter parts" in message and "{**part1, **part2}" in message
+    refused(lambda: sdk.own_listings.close({"id": ID}, parts), "query_params", offline)
+
+
+def test_a_query_string_says_how_to_make_it_a_mapping(
+    offline: requests_mock.Mocker, sdk: MarketplaceClient
+) -> None:
+    # The JS SDK takes a query string as a query's parameters, or as a part of a list: the
+    # template's featured listings add a section's saved search so.
+    text: Any = "?pub_category=sauna&perPage=5"
+    message = refused(lambda: sdk.listings.query(text), "query_params", offline)
+    assert "is a query string" in message and "parse_qsl" in message
+    parts: Any = [text, {"perPage": 8}]
+    message = refused(lambda: sdk.listings.query(parts), "query_params", offline)
+    assert "{**part1, **part2}" in message and "parse_qsl" in message
+    maps: Any = [{}, {"perPage": 8}]
+    assert "parse_qsl" not in refused(lambda: sdk.listings.query(maps), "query_params", offline)
+
+
+@pytest.mark.parametrize(
+    "key,camel",
+    [
+        ("listing_id", "listingId"),
+        ("per_page", "perPage"),
+        ("a_b_c", "aBC"),
+        ("perPage", "perPage"),
+        ("_private", "_private"),
+        ("trailing_", "trailing_"),
+        ("two__marks", "two__marks"),
+        ("pub_color", "pubColor"),
+    ],
+)
+def test_camel_case(key: str, camel: str) -> None:
+    assert camel_case(key) == camel
+
+
+def test_a_snake_case_alias_is_only_of_a_documented_key() -> None:
+    assert alias_of("listing_id", {"listingId"}) == "listingId"
+    assert alias_of("listingId", {"listingId"}) is None  # the key itself is no alias
+    assert alias_of("author_id", {"listingId"}) is None
+    assert alias_of(5, {"listingId"}) is None  # an untyped caller's key
+
+
+@pytest.mark.parametrize("given", [[{"perPage": 5}], "perPage=5", 5])
+def test_pages_and_iter_refuse_what_a_query_refuses(
+    offline: requests_mock.Mocker, sdk: MarketplaceClient, given: object
+) -> None:
+    loose: Any = given
+    refused(lambda: sdk.listings.query.iter(loose), "query_params", offline)
+    refused(lambda: sdk.listings.query.pages(loose), "query_params", offline)
+    refused(lambda: sdk.listings.query(loose), "query_params", offline)

@@ -39,9 +39,9 @@ def test_an_undocumented_key_is_sent_with_a_warning_naming_the_close_ones() -> N
     with requests_mock.Mocker() as m:
         m.post(f"{MP}/v1/auth/token", json=token_json())
         m.get(QUERY, **OK)
-        with pytest.warns(UnknownParameterWarning, match="'per_page'.*did you mean 'perPage'"):
-            sdk.listings.query({"per_page": 5})  # type: ignore[typeddict-unknown-key]
-        assert m.request_history[-1].qs == {"per_page": ["5"]}  # the API is the judge
+        with pytest.warns(UnknownParameterWarning, match="'perpage'.*did you mean 'perPage'"):
+            sdk.listings.query({"perpage": 5})  # type: ignore[typeddict-unknown-key]
+        assert m.request_history[-1].qs == {"perpage": ["5"]}  # the API is the judge
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             sdk.listings.query({"perPage": 5}, custom={"pub_color": "red"})

@@ -12,6 +12,10 @@
   you mean 'perPage'?` (make it an error with `warnings.simplefilter("error",
   UnknownParameterWarning)`).
 
+- A snake_case spelling of a documented camelCase key (`listing_id` for `listingId`, as the
+  official web template writes some) is sent as it is, since the API takes it, and warned
+  about with the key to write instead: the types, the checks and the docs know `listingId`.
+
 - A call of an endpoint the table marks deprecated (`deprecated=`, the reason) warns with a
   `DeprecationWarning` that says why.
 
@@ -124,18 +128,27 @@ def check_ids(params: Mapping[str, object] | None, params_type: Any) -> None:
     """Raise `ParameterError` for an ID that is not a UUID, naming its key."""
     if not isinstance(params, Mapping):
         return
-    for key, shape in id_keys(params_type).items():
-        value = params.get(key)
-        if shape == "one" or isinstance(value, uuid.UUID) or value is None:
-            _check_id(key, value)
-        elif isinstance(value, str):
-            for part in value.split(","):
-                _check_id(key, part)
-        elif is_sequence(value):
-            for n, item in enumerate(value):
-                _check_id(f"{key}[{n}]", item)
-        else:
-            _check_id(key, value)
+    shapes = id_keys(params_type)
+    for key, shape in shapes.items():
+        _check_ids_of(key, params.get(key), shape)
+    # A snake_case spelling of an ID key (`listing_id`) holds an ID too.
+    for given in params:
+        documented = alias_of(given, shapes)
+        if documented is not None:
+            _check_ids_of(given, params[given], shapes[documented])
+
+
+def _check_ids_of(key: str, value: object, shape: IdShape) -> None:
+    if shape == "one" or isinstance(value, uuid.UUID) or value is None:
+        _check_id(key, value)
+    elif isinstance(value, str):
+        for part in value.split(","):
+            _check_id(key, part)
+    elif is_sequence(value):
+        for n, item in enumerate(value):
+            _check_id(f"{key}[{n}]", item)
+    else:
+        _check_id(key, value)
 
 
 @functools.cache
@@ -145,6 +158,24 @@ def documented_keys(params_type: Any) -> frozenset[str]:
     if not is_dict(keys) or not hasattr(params_type, "__total__"):
         return frozenset()
     return frozenset(str(k) for k in keys)
+
+
+def camel_case(key: str) -> str:
+    """`key` in camelCase (`listing_id` -> `listingId`); a key without `_` as it is."""
+    head, *rest = key.split("_")
+    if not head or not rest or not all(rest):
+        return key
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def alias_of(key: object, known: Iterable[str]) -> str | None:
+    """The documented key that `key` spells in snake_case (`listing_id` -> `listingId`),
+    if `known` has it; None otherwise (and for a key that is no string, as an untyped
+    caller's may be)."""
+    if not isinstance(key, str):
+        return None
+    camel = camel_case(key)
+    return camel if camel != key and camel in known else None
 
 
 def _undocumented(keys: Iterable[object], known: frozenset[str]) -> list[str]:
@@ -158,12 +189,57 @@ def warn_unknown_keys(params: Mapping[str, object] | None, params_type: Any, pat
     if not known or not isinstance(params, Mapping):
         return
     for key in _undocumented(params, known):
-        warnings.warn(
-            UnknownParameterWarning(
-                f"{key!r} is not a documented parameter of {path}"
-                + did_you_mean(key, sorted(known))
-            ),
-            stacklevel=callers_level(),
+        documented = alias_of(key, known)
+        if documented is not None:
+            message = (
+                f"{key!r} is the snake_case spelling of {documented!r}, a parameter of {path}:"
+                f" the API reads it as {documented!r} (the official web template relies on"
+                f" that) and it is sent as it is, but write {documented!r}, the key"
+                " flexclient's types and checks know"
+            )
+        else:
+            message = f"{key!r} is not a documented parameter of {path}" + did_you_mean(
+                key, sorted(known)
+            )
+        warnings.warn(UnknownParameterWarning(message), stacklevel=callers_level())
+
+
+_FROM_TEXT = "dict(urllib.parse.parse_qsl(text.lstrip('?')))"
+
+
+def check_parts(param: str, value: object) -> None:
+    """A `ParameterError` for the JS SDK's other ways of giving a query's parameters: a
+    query string (`"?pub_category=road"`), or a list of parts, maps or query strings, that
+    it merges into one query (`sdk.listings.query([part, part])`). flexclient takes one
+    mapping, so that one call has one set of keys to check."""
+    if isinstance(value, str):
+        raise ParameterError(
+            param,
+            "is a query string, which the JS SDK reads as its parameters; flexclient takes a"
+            f" mapping: {_FROM_TEXT}",
+        )
+    if is_sequence(value) and not isinstance(value, bytes):
+        text = any(isinstance(part, str) for part in value)
+        raise ParameterError(
+            param,
+            "is a list of parameter parts, which the JS SDK merges into one query; flexclient"
+            " takes one mapping: merge the parts first, {**part1, **part2} (a later part's key"
+            " wins, as in the JS SDK)"
+            + (f"; a part that is a query string is {_FROM_TEXT}" if text else ""),
+        )
+
+
+def no_second_argument(endpoint: Endpoint[Any, Any], extra: Sequence[object]) -> None:
+    """A `ParameterError` for arguments after a query's parameters: the JS SDK drops a
+    query's second argument silently (`sdk.transactions.show({id}, {expand: true})`), so
+    it never did anything; here it is refused rather than left without effect."""
+    if extra:
+        raise ParameterError(
+            "query_params",
+            f"{endpoint.path} is a query: it takes one mapping of query parameters and no"
+            " second argument (the JS SDK drops a query's second argument silently). Leave"
+            " {'expand': True} out (a query always answers whole resources) and put include,"
+            " fields.* and the like in the first mapping",
         )
 
 
@@ -173,6 +249,7 @@ def check_call(
     body: Mapping[str, object] | None,
 ) -> None:
     """Check an endpoint call's parameters against its TypedDicts (see the docstring)."""
+    check_parts("query_params", query)
     if endpoint.deprecated:
         warnings.warn(
             f"{endpoint.path} is deprecated: {endpoint.deprecated}",

@@ -107,6 +107,8 @@ def signature(endpoint: Endpoint[Any, Any]) -> inspect.Signature:
     """The signature of the endpoint's method, with its own parameter and answer types."""
     plain = inspect.signature(type(endpoint).__call__)
     first, *rest = list(plain.parameters.values())[1:]  # without self
+    # A query's `*extra` is there only to refuse a second argument with a clear message.
+    rest = [p for p in rest if p.kind is not inspect.Parameter.VAR_POSITIONAL]
     return plain.replace(
         parameters=[first.replace(annotation=_name(endpoint.params_type)), *rest],
         return_annotation=f"Response[Envelope[{_name(endpoint.data_type)}]]",

@@ -48,6 +48,7 @@ from typing import (
     ClassVar,
     Generic,
     Literal,
+    Never,
     Self,
     TypedDict,
     TypeVar,
@@ -60,7 +61,13 @@ from typing import (
 import flexclient.models
 import flexclient.params
 from flexclient._endpoints import pages as _pages
-from flexclient._endpoints.checks import check_call, with_custom
+from flexclient._endpoints.checks import (
+    check_call,
+    check_mapping,
+    check_parts,
+    no_second_argument,
+    with_custom,
+)
 from flexclient._errors import ParameterError
 from flexclient._http.multipart import ProgressCallback, UploadProgress
 from flexclient._support.frozen import Frozen
@@ -384,7 +391,7 @@ class Query(_Bindable[P, D]):
         self,
         params: P,
         /,
-        *,
+        *extra: Never,
         custom: Custom | None = None,
         timeout: Timeout | None = None,
         deadline: float | None = None,
@@ -393,7 +400,10 @@ class Query(_Bindable[P, D]):
         """Send the query; `params` are the query parameters, keys as the API spells them,
         and `custom` the keys of the open families (`pub_*`, `fields.*`, ...). `timeout`
         overrides the client's for this call (seconds, or (connect, read)), `deadline`
-        the seconds the whole call may take, and `credit_budget` the credits it may spend."""
+        the seconds the whole call may take, and `credit_budget` the credits it may spend.
+        A second argument, which the JS SDK drops silently, is a `ParameterError` (`extra`
+        takes it to say so; the checkers refuse it)."""
+        no_second_argument(self, extra)
         return self._send(with_custom(params, custom), _options(timeout, deadline, credit_budget))
 
     def _send(self, query: Params | None, opts: RequestOptions) -> Response[Envelope[D]]:
@@ -410,14 +420,22 @@ class OptionalQuery(Query[P, D]):
         self,
         params: P = _OMITTED,
         /,
-        *,
+        *extra: Never,
         custom: Custom | None = None,
         timeout: Timeout | None = None,
         deadline: float | None = None,
         credit_budget: int | Decimal | None = None,
     ) -> Response[Envelope[D]]:
         """Send the query; see `Query.__call__`."""
+        no_second_argument(self, extra)
         return self._send(with_custom(params, custom), _options(timeout, deadline, credit_budget))
+
+
+def _check_pages_params(params: object) -> None:
+    """The checks of a call's parameters that must come before the pages copy them (each
+    page's is the parameters with its `page`): one mapping, or None."""
+    check_parts("query_params", params)
+    check_mapping("query_params", params)
 
 
 class ListQuery(Query[P, list[R]]):
@@ -447,6 +465,7 @@ class ListQuery(Query[P, list[R]]):
         to the last page, the query's pagination limit (with a `PaginationLimitWarning`
         when results remain), or `max_pages`. Every other parameter is kept."""
         opts = _options(timeout, None)
+        _check_pages_params(params)
         return _pages.pages(lambda p: self._send(p, opts), with_custom(params, custom), max_pages)
 
     def iter(
@@ -463,6 +482,7 @@ class ListQuery(Query[P, list[R]]):
         resolved; at most `max_items`. `progress=True` shows a tqdm progress bar (the
         `progress` extra)."""
         opts = _options(timeout, None)
+        _check_pages_params(params)
         query = with_custom(params, custom)
         return _pages.items(lambda p: self._send(p, opts), query, max_items, progress)
 

@@ -14,6 +14,7 @@ from flexclient.models._resource import Attributes, Resource, WireModel, no_item
 
 if TYPE_CHECKING:
     # Models of the relationships, for the checkers: at run time each is looked up by name.
+    from flexclient.models.files import FileAttachment
     from flexclient.models.listings import Listing
     from flexclient.models.marketplace import Marketplace
     from flexclient.models.messages import Message
@@ -106,7 +107,9 @@ class Booking(Resource):
 
 
 class Transaction(Resource):
-    """A transaction between a customer and a provider about a listing."""
+    """A transaction between a customer and a provider about a listing; the files its
+    parties may download (a digital product's, the web template's download process) are
+    its `protectedFileAttachments`."""
 
     resource_type: ClassVar[str | None] = "transaction"
     attributes: TransactionAttributes = Field(default_factory=TransactionAttributes)
@@ -118,6 +121,9 @@ class Transaction(Resource):
     stock_reservation: ClassVar[ToOneOrNone[StockReservation]] = ToOneOrNone("stockReservation")
     reviews: ClassVar[ToMany[Review]] = ToMany("reviews")
     messages: ClassVar[ToMany[Message]] = ToMany("messages")
+    protected_file_attachments: ClassVar[ToMany[FileAttachment]] = ToMany(
+        "protectedFileAttachments"
+    )
     marketplace: ClassVar[ToOne[Marketplace]] = ToOne("marketplace")
 
 

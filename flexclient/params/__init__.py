@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         Ids as Ids,
         ImageFile as ImageFile,
         Include as Include,
+        IntegerText as IntegerText,
         PageOptions as PageOptions,
         QueryOptions as QueryOptions,
         Readable as Readable,

@@ -4,7 +4,7 @@ relationship `limit.*`, paging, and the query parameters of commands (`expand`).
 import os
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, Required, TypedDict
+from typing import Annotated, Any, Protocol, Required, TypedDict
 
 Id = uuid.UUID | str
 """A resource ID: a `uuid.UUID` or its text (checked before sending)."""
@@ -17,6 +17,13 @@ Include = Sequence[str] | str
 
 Fields = Sequence[str] | str
 """Sparse attributes: attribute names (`["title", "publicData.category"]`), or `"none"`."""
+
+INTEGER_TEXT = "integer text"
+"""The mark of `IntegerText`, by which the fake marketplace reads such text as its integer."""
+
+IntegerText = Annotated[str, INTEGER_TEXT]
+"""An integer written as decimal text (`"3"`), as a form field gives it: the API reads it as
+the integer, where a key says so (`newTotal` of `stock.compare_and_set`)."""
 
 ExtendedData = Mapping[str, Any]
 """Extended data (`publicData`, `protectedData`, `privateData`, `metadata`): any JSON map."""

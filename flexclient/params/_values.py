@@ -14,7 +14,8 @@ recorded in docs/typing.md.
 from typing import Literal, NewType
 
 ListingState = Literal["draft", "pendingApproval", "published", "closed"]
-"""A listing's state (the Integration API's `listings.query` filters by them: `states`)."""
+"""A listing's state (`states` of the Integration API's `listings.query` and of
+`own_listings.query`)."""
 
 ListingCreateState = Literal["published", "pendingApproval"]
 """The state an Integration API `listings.create` gives the new listing."""

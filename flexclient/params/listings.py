@@ -101,7 +101,11 @@ class OwnListingsShowParams(ShowParams, total=False):
 
 
 class OwnListingsQueryParams(PageOptions, total=False):
-    """`own_listings.query`: paging only."""
+    """`own_listings.query`: the logged-in user's listings, of the given `states` (`draft`,
+    `pendingApproval`, `published`, `closed`; all of them when left out), as the web
+    template asks for its profile page (`{"states": ["published"]}`)."""
+
+    states: Sequence[ListingState] | ListingState
 
 
 class OwnListingsCreateParams(_ListingFields, total=False):

@@ -3,7 +3,7 @@
 import datetime as dt
 from typing import Required, TypedDict
 
-from flexclient.params._common import Id, PageOptions, ShowParams
+from flexclient.params._common import Id, IntegerText, PageOptions, ShowParams
 
 
 class StockAdjustmentsQueryParams(PageOptions, total=False):
@@ -23,11 +23,12 @@ class StockAdjustmentsCreateParams(TypedDict):
 
 class StockCompareAndSetParams(TypedDict):
     """`stock.compare_and_set` (both APIs): set the total to `newTotal` if it is still
-    `oldTotal` (None: the listing has no stock yet)."""
+    `oldTotal` (None: the listing has no stock yet). Either total may be an integer's text
+    (`"3"`), as the web template sends its form's value: the API reads it as the integer."""
 
     listingId: Id
-    oldTotal: int | None
-    newTotal: int
+    oldTotal: int | IntegerText | None
+    newTotal: int | IntegerText
 
 
 class StockReservationsShowParams(ShowParams, total=False):

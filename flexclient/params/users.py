@@ -44,7 +44,7 @@ class UsersQueryParams(PageOptions, total=False):
 
 
 class _Profile(TypedDict, total=False):
-    displayName: str
+    displayName: str | None  # null: the default display name again (first name, last initial)
     bio: str | None
     publicData: ExtendedData
     protectedData: ExtendedData

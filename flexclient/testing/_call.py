@@ -14,6 +14,7 @@ from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel
 
+from flexclient._endpoints.checks import alias_of
 from flexclient._endpoints.kinds import Endpoint
 from flexclient._support.narrow import is_json_object
 from flexclient.models import CurrentUserAttributes
@@ -163,6 +164,12 @@ class Call:
         prefixes: tuple[str, ...] = CUSTOM_QUERY_PREFIXES
         if extended_data_filters:
             prefixes += EXTENDED_DATA_PREFIXES
+        # The API takes a snake_case spelling of a camelCase key (`listing_id`, as the web
+        # template sends it) for that key; spelled both ways, the second spelling is unknown.
+        for key in list(self.params):
+            documented = alias_of(key, spec.hints)
+            if documented is not None and documented not in self.params:
+                self.params[documented] = self.params.pop(key)
         for key, raw in self.params.items():
             hint = spec.hints.get(key)
             if hint is None:

@@ -13,6 +13,7 @@ import contextlib
 import datetime as dt
 import decimal
 import math
+import re
 import types
 import typing
 import uuid
@@ -27,6 +28,7 @@ from flexclient._support.narrow import is_array, is_mapping
 from flexclient._wire.value_types import LatLng, LatLngBounds, Money
 from flexclient._wire.values import latlng_from, parse, uuid_value
 from flexclient.params import Id
+from flexclient.params._common import INTEGER_TEXT
 
 
 class Invalid(ValueError):
@@ -105,7 +107,12 @@ def _kind_name(hint: Any) -> str:
 
 def from_body(value: Any, hint: Any, path: tuple[str, ...] = ()) -> Any:
     """`value` as the type `hint` names, converted from its JSON form where it has one (a
-    UUID's string, money's map, an ISO timestamp); `Invalid` if it is not of that type."""
+    UUID's string, money's map, an ISO timestamp, an integer's text); `Invalid` if it is not
+    of that type."""
+    if INTEGER_TEXT in getattr(hint, "__metadata__", ()):
+        if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value):
+            return int(value)
+        raise Invalid("expected an integer", path)
     hint = _bare(hint)
     if hint is Any or hint is object:
         return value

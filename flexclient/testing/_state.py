@@ -126,6 +126,12 @@ def abbreviation(first_name: str | None, last_name: str | None) -> str:
     return ((first_name or "")[:1] + (last_name or "")[:1]).upper()
 
 
+def default_display_name(first_name: str | None, last_name: str | None) -> str:
+    """The name shown of a user who has set no display name: the first name and the last
+    name's initial."""
+    return f"{first_name or ''} {(last_name or '')[:1]}"
+
+
 def new_user(
     email: str,
     first_name: str,
@@ -141,7 +147,7 @@ def new_user(
     profile.update(
         first_name=first_name,
         last_name=last_name,
-        display_name=display_name or f"{first_name} {last_name[:1]}",
+        display_name=display_name or default_display_name(first_name, last_name),
         abbreviated_name=abbreviation(first_name, last_name),
     )
     attributes = {

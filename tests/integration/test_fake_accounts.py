@@ -125,3 +125,14 @@ def test_the_operator_sets_permissions_and_verifies(
     with pytest.raises(ForbiddenError) as denied:
         member.own_listings.create({"title": "Not allowed"})
     assert denied.value.codes == ["permission-denied-post-listings"]
+
+
+def test_a_display_name_set_to_null_is_the_default_one_again(sdk: MarketplaceClient) -> None:
+    # The web template's profile settings send `displayName: null` when the field is empty.
+    named = sdk.current_user.update_profile({"displayName": "Sauna Co"}, {"expand": True})
+    assert named.data.data.attributes.profile.display_name == "Sauna Co"
+    cleared = sdk.current_user.update_profile(
+        {"displayName": None, "firstName": "Anne", "lastName": "Berg"}, {"expand": True}
+    )
+    profile = cleared.data.data.attributes.profile
+    assert (profile.display_name, profile.abbreviated_name) == ("Anne B", "AB")

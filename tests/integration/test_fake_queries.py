@@ -16,11 +16,13 @@ from flexclient import (
     LatLngBounds,
     MarketplaceClient,
     Money,
+    UnknownParameterWarning,
 )
 from flexclient.models import Listing, Transaction, User
 from flexclient.params import (
     ListingSortKey,
     ListingsQueryParams,
+    ListingState,
     Sort,
     TransactionsQueryParams,
 )
@@ -243,3 +245,59 @@ def test_transactions_sort_by_messages_and_bookings_those_without_last(
         later.id,
         asked.id,
     ]
+
+
+# --- keys the web template sends, as the real API reads them ---------------------------------
+
+
+def test_a_snake_case_key_filters_as_the_camel_case_one(fake_marketplace: FakeMarketplace) -> None:
+    # The web template sends `messages.query({transaction_id})` and `listings.query({author_id})`.
+    host, room, guest = hosted_room(fake_marketplace)
+    tx = guest.transactions.initiate(
+        {
+            "processAlias": "default-booking/release-1",
+            "transition": "transition/inquire",
+            "params": {"listingId": room.id},
+        }
+    ).data.data
+    guest.messages.send({"transactionId": tx.id, "content": "Free next week?"})
+    other = host.own_listings.create({"title": "Other room", "price": ROOM_PRICE}).data.data
+    by_snake: dict[str, object] = {"transaction_id": tx.id}
+    with pytest.warns(UnknownParameterWarning, match="write 'transactionId'"):
+        messages = guest.messages.query(by_snake).data.data  # type: ignore[arg-type]
+    assert [m.attributes.content for m in messages] == ["Free next week?"]
+    by_author: dict[str, object] = {"author_id": host.current_user.show().data.data.id}
+    with pytest.warns(UnknownParameterWarning):
+        listed = guest.listings.query(by_author).data.data  # type: ignore[arg-type]
+    assert {lst.id for lst in listed} == {room.id, other.id}
+    nobody: dict[str, object] = {"author_id": uuid.uuid4()}
+    with pytest.warns(UnknownParameterWarning):
+        assert guest.listings.query(nobody).data.data == []  # type: ignore[arg-type]
+
+
+def test_own_listings_by_state(fake_marketplace: FakeMarketplace) -> None:
+    # `own_listings.query({"states": ...})`, as the web template's profile page asks.
+    host, room, _ = hosted_room(fake_marketplace)
+    draft = host.own_listings.create_draft({"title": "Draft"}).data.data
+    assert [lst.id for lst in host.own_listings.query({"states": ["published"]}).data.data] == [
+        room.id
+    ]
+    assert [lst.id for lst in host.own_listings.query({"states": "draft"}).data.data] == [draft.id]
+    both = host.own_listings.query({"states": ["draft", "published"]}).data.data
+    assert {lst.id for lst in both} == {room.id, draft.id}
+    with pytest.raises(ApiError) as info:
+        host.own_listings.query({"states": cast(ListingState, "pubished")})
+    assert refusal(info.value)[:2] == (400, "validation-invalid-value")
+
+
+def test_stock_totals_as_text_are_read_as_integers(fake_marketplace: FakeMarketplace) -> None:
+    # The web template sends its stock form's value as it is: `newTotal: "3"`.
+    host, room, _ = hosted_room(fake_marketplace)
+    stock = host.stock.compare_and_set(
+        {"listingId": room.id, "oldTotal": None, "newTotal": "3"}, {"expand": True}
+    ).data.data
+    assert stock.attributes.quantity == 3
+    host.stock.compare_and_set({"listingId": room.id, "oldTotal": "3", "newTotal": 5})
+    with pytest.raises(ApiError) as info:
+        host.stock.compare_and_set({"listingId": room.id, "oldTotal": 5, "newTotal": "five"})
+    assert refusal(info.value) == (400, "validation-invalid-value", ["body", "newTotal"])

@@ -36,8 +36,11 @@ def update_profile(c: Call, target: s.Record[CurrentUserAttributes]) -> None:
     """Write the body's profile fields (and profile image) to a user, with its event."""
     before = c.snapshot(target)
     profile = c.write(target.attributes.profile)
+    first, last = profile.first_name, profile.last_name
+    # A display name set to null is the default one again (the web template clears it so).
+    shown = profile.display_name or s.default_display_name(first, last)
     profile = profile.model_copy(
-        update={"abbreviated_name": s.abbreviation(profile.first_name, profile.last_name)}
+        update={"abbreviated_name": s.abbreviation(first, last), "display_name": shown}
     )
     target.set(profile=profile)
     if "profileImageId" in c.body:

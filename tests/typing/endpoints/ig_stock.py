@@ -18,9 +18,9 @@ stock: Stock = integ.stock.compare_and_set(
 # [mypy] Extra key "old" for TypedDict "StockCompareAndSetParams"
 # [pyright] "old" is an undefined item in type "StockCompareAndSetParams"
 integ.stock.compare_and_set({"listingId": ID, "old": 3, "newTotal": 5})
-# [mypy] TypedDict item "oldTotal" has type "int | None")
-# [pyright] Type "Literal['3']" is not assignable to type "int | None"
-integ.stock.compare_and_set({"listingId": ID, "oldTotal": "3", "newTotal": 5})
+# [mypy] TypedDict item "oldTotal" has type "int | str | None")
+# [pyright] Type "list[int]" is not assignable to type "int | IntegerText | None"
+integ.stock.compare_and_set({"listingId": ID, "oldTotal": [3], "newTotal": 5})
 # [mypy] Missing key "listingId" for TypedDict "StockCompareAndSetParams"
 # [pyright] "listingId" is required in "StockCompareAndSetParams"
 integ.stock.compare_and_set({"oldTotal": 3, "newTotal": 5})

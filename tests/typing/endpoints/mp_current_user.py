@@ -26,6 +26,7 @@ sdk.current_user.update_profile(
     {"displayName": "A B", "bio": None, "profileImageId": ID}, {"expand": True}
 )
 sdk.current_user.update_profile({"privateFileAttachments": [{"fileId": ID}]})
+sdk.current_user.update_profile({"displayName": None})  # the default display name again
 sdk.current_user.change_email({"currentPassword": "pw", "email": "c@d.test"})
 sdk.current_user.change_password({"currentPassword": "pw", "newPassword": "pw2"})
 sdk.current_user.delete({"currentPassword": "pw", "deleteFromStripe": True})

@@ -11,6 +11,8 @@ ID = uuid.uuid4()
 # Calls that pass, with the group's TypedDicts.
 mine: OwnListing = sdk.own_listings.show({"id": ID}).data.data
 sdk.own_listings.query({"perPage": 10, "include": ["images"]})
+sdk.own_listings.query({"states": ["published", "closed"]})
+sdk.own_listings.query({"states": "draft"})
 sdk.own_listings.create(
     {
         "title": "Bike",
@@ -49,6 +51,9 @@ sdk.own_listings.create({"title": "Bike", "price": 5000})
 # [mypy] Missing key "title" for TypedDict "OwnListingsCreateParams"
 # [pyright] "title" is required in "OwnListingsCreateParams"
 sdk.own_listings.create({"description": "no title"})
+# [mypy] TypedDict item "states" has type "Sequence[Literal['draft', 'pendingApproval',
+# [pyright] "Literal['pubished']" is not assignable to "Sequence[ListingState]"
+sdk.own_listings.query({"states": "pubished"})
 # [mypy] Missing key "imageId" for TypedDict "OwnListingsAddImageParams"
 # [pyright] "imageId" is required in "OwnListingsAddImageParams"
 sdk.own_listings.add_image({"id": ID})

@@ -48,3 +48,16 @@ sdk.own_listings.close({"id": uuid.uuid4()}, {"expnad": True})
 # [mypy] Unexpected keyword argument "timeuot" for "__call__" of "OptionalQuery"
 # [pyright] No parameter named "timeuot"
 sdk.listings.query(timeuot=3)
+# A query takes no second argument (the JS SDK drops it silently; at run time it is an error).
+# [mypy] Argument 2 to "__call__" of "Query" has incompatible type "dict[str, bool]"
+# [pyright] Argument of type "dict[str, bool]" cannot be assigned to parameter "extra"
+sdk.transactions.show({"id": uuid.uuid4()}, {"expand": True})
+# [mypy] Argument 2 to "__call__" of "OptionalQuery" has incompatible type "dict[str, bool]"
+# [pyright] Argument of type "dict[str, bool]" cannot be assigned to parameter "extra"
+sdk.marketplace.show({}, {"expand": True})
+# A login takes keywords, not the JS SDK's mapping (at run time too, a ParameterError).
+# [mypy] Too many positional arguments for "login" of "MarketplaceClient"
+# [mypy] Argument 1 to "login" of "MarketplaceClient" has incompatible type "dict[str, str]"
+# [mypy] Missing named argument "password" for "login" of "MarketplaceClient"
+# [pyright] Expected 0 positional arguments
+sdk.login({"username": "a@example.com", "password": "secret"})
