@@ -600,3 +600,46 @@ def test_a_row_of_nothing_but_its_id_is_stored_once(store: Store) -> None:
         assert store.upsert(IMAGES, {"id": I1}) is True
         assert store.upsert(IMAGES, {"id": I1}) is False
     assert [r["id"] for r in store.rows("images")] == [I1]
+
+
+def test_a_full_disk_is_a_mirror_error_and_nothing_half_written_stays(tmp_path: Path) -> None:
+    store = Store(sqlite_url(tmp_path))
+    store.upsert(USERS, {"id": U0, "email": "kept@example.com"})
+    # SQLite's own limit on the file's pages: the answer a full disk gives ("database or
+    # disk is full"), without filling one.
+    pages = store._connection.exec_driver_sql("PRAGMA page_count").scalar()
+    store._connection.exec_driver_sql(f"PRAGMA max_page_count = {pages}")
+    store._connection.commit()
+    rows: list[dict[str, SqlValue]] = [
+        {"id": uid(0x1000 + n), "profile_bio": "x" * 2_000} for n in range(200)
+    ]
+    full = "the disk is full: free some room"
+    with pytest.raises(MirrorError, match=full) as caught, store.transaction():
+        store.upsert_many(USERS, rows)
+    assert caught.value.database == sqlite_url(tmp_path)
+    assert [r["id"] for r in store.rows("users")] == [U0]
+    store.close()
+
+
+def test_columns_a_release_adds_reach_a_mirror_of_the_same_schema_version(
+    database_url: str,
+) -> None:
+    # Columns come from the models: a field added to one adds a column without a new schema
+    # version, and an existing mirror gains it when next opened. As if written by a release
+    # without listings' `description` (and with another index):
+    first = Store(database_url)
+    first.set("schema_columns", "an older release's")
+    first.close()
+    engine = sa.create_engine(database_url.replace("postgresql://", "postgresql+psycopg://"))
+    schema = "sharetribe." if database_url.startswith("postgresql") else ""
+    with engine.begin() as connection:
+        connection.exec_driver_sql(f"ALTER TABLE {schema}listings DROP COLUMN description")
+        connection.exec_driver_sql(f"DROP INDEX {schema}ix_listings_author_id")
+    engine.dispose()
+    store = Store(database_url)
+    assert store.number("schema_version") == SCHEMA_VERSION
+    assert store.upsert(LISTINGS, {"id": L1, "description": "Back"})
+    assert store.rows("listings")[0]["description"] == "Back"
+    indexes = sa.inspect(store._engine).get_indexes("listings", schema=store.target.schema)
+    assert "ix_listings_author_id" in {i["name"] for i in indexes}
+    store.close()

@@ -130,6 +130,10 @@ def _sqlite_engine(
         # Transactions are begun here, explicitly (see `begin_sqlite`), not by the driver.
         dbapi_connection.isolation_level = None
         dbapi_connection.execute(f"PRAGMA busy_timeout = {int(lock_timeout * 1000)}")
+        # With write-ahead logging, NORMAL loses no commit to a crash of the process (kill -9
+        # included), only, on a power cut, the last few: a mirror rolled back with its
+        # position, which the next sync reads again. It saves a disk flush a page.
+        dbapi_connection.execute("PRAGMA synchronous = NORMAL")
 
     return engine
 

@@ -14,6 +14,7 @@ before anything is written to it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable, Generator, Mapping, Sequence
@@ -24,6 +25,7 @@ from typing import Any, TypeVar, cast
 import sqlalchemy as sa
 from sqlalchemy import event, exc
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.schema import ExecutableDDLElement
 
@@ -211,9 +213,11 @@ class Store:
             driver = self._connection.connection.driver_connection
             assert driver is not None
             self._guard(lambda: driver.execute("PRAGMA journal_mode=WAL"))
-        if version is None or version < SCHEMA_VERSION or create:
+        if version != SCHEMA_VERSION or self.get("schema_columns") != self._fingerprint():
+            # (A release whose models add a field changes the columns, not the version.)
             with self.transaction():
                 self._bring_up_to_date(version)
+                self.set("schema_columns", self._fingerprint())
 
     def _table_names(self) -> list[str]:
         with self._read():
@@ -225,6 +229,15 @@ class Store:
             return value
         # A state table without a version: the schema's first version wrote none at first.
         return 1
+
+    def _fingerprint(self) -> str:
+        """What this release's tables, columns and indexes are, in short."""
+        tables = self._metadata.tables.values()
+        parts = sorted(
+            [f"{t.name}.{c.name}:{type(c.type).__name__}" for t in tables for c in t.columns]
+            + [f"{t.name}#{i.name}" for t in tables for i in t.indexes]
+        )
+        return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
     def _bring_up_to_date(self, version: int | None) -> None:
         """Create what is missing (tables, columns, indexes) and record the version; in the
@@ -310,8 +323,13 @@ class Store:
         # Two syncs of one mirror take turns as on SQLite: one writer at a time, the other
         # waiting at most `lock_timeout`.
         key = f"flexclient mirror {self.target.schema}"
-        self._query(sa.select(sa.func.set_config("lock_timeout", self._lock_ms(), True)))
-        self._query(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(key))))
+        # (One statement: set_config comes first in the select list, so the wait is bounded.)
+        self._query(
+            sa.select(
+                sa.func.set_config("lock_timeout", self._lock_ms(), True),
+                sa.func.pg_advisory_xact_lock(sa.func.hashtext(key)),
+            )
+        )
 
     def _lock_ms(self) -> str:
         return f"{int(self.lock_timeout * 1000)}ms"
@@ -442,12 +460,18 @@ class Store:
             self._check(table, row)
             by_columns.setdefault(tuple(row), {})[str(row["id"])] = row
         changed: list[str] = []
+        postgres = self.target.dialect == "postgresql"
         for names, by_id in by_columns.items():
             statement = self._statements.get((table.name, names))
             if statement is None:
-                statement = self._upsert_statement(table, names)
-                self._statements[(table.name, names)] = statement
-            written = self._execute(statement, [dict(r) for r in by_id.values()])
+                build = self._upsert_from_json if postgres else self._upsert_statement
+                statement = self._statements[(table.name, names)] = build(table, names)
+            if postgres:
+                # The page as one JSON document: one short statement, the same each time.
+                parameters: Any = {"rows": json.dumps(list(by_id.values()))}
+            else:
+                parameters = [dict(r) for r in by_id.values()]
+            written = self._execute(statement, parameters)
             changed.extend(str(r[0]) for r in written)
         self._changed(table.name, changed)
         return changed
@@ -462,6 +486,32 @@ class Store:
         # is not to be relied on for an upsert).
         if not others:
             # A row of nothing but its ID has nothing to update.
+            return insert.on_conflict_do_nothing(index_elements=["id"]).returning(target.c.id)
+        held = sa.tuple_(*(target.c[n] for n in others))
+        offered = sa.tuple_(*(insert.excluded[n] for n in others))
+        return insert.on_conflict_do_update(
+            index_elements=["id"],
+            set_={n: insert.excluded[n] for n in others},
+            where=held.is_distinct_from(offered),
+        ).returning(target.c.id)
+
+    def _upsert_from_json(self, table: Table, names: tuple[str, ...]) -> Any:
+        """PostgreSQL's upsert of a page of rows given as one JSON document (`rows`): a
+        statement of a row's length rather than a page's, which the driver parses once."""
+        target = self._table(table.name)
+        kinds = {c.name: c.kind for c in table.columns}
+        # JSON columns come as their text, the rest as the values their columns take.
+        fields = [
+            sa.column(n, sa.Text() if kinds.get(n) == "json" else target.c[n].type) for n in names
+        ]
+        rows = sa.func.jsonb_to_recordset(sa.cast(sa.bindparam("rows", type_=sa.Text), JSONB))
+        source = rows.table_valued(*fields).render_derived(name="page", with_types=True)
+        selected = [
+            sa.cast(source.c[n], JSONB) if kinds.get(n) == "json" else source.c[n] for n in names
+        ]
+        insert = postgresql.insert(target).from_select(list(names), sa.select(*selected))
+        others = [n for n in names if n != "id"]
+        if not others:
             return insert.on_conflict_do_nothing(index_elements=["id"]).returning(target.c.id)
         held = sa.tuple_(*(target.c[n] for n in others))
         offered = sa.tuple_(*(insert.excluded[n] for n in others))

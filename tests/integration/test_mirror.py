@@ -1085,3 +1085,26 @@ def test_the_command_line_says_what_is_wrong_with_a_database_in_one_line(
     assert cli_main(["mirror", "sync", "postgres://me:pw@/db?host=/nowhere", "--fake"]) == 1
     err = capsys.readouterr().err
     assert "cannot reach the PostgreSQL server" in err and ":pw@" not in err
+
+
+def test_two_syncs_at_once_take_turns_and_end_as_one(
+    demo: FakeMarketplace, database_url: str, new_database: Callable[[], str]
+) -> None:
+    change_everything(demo)
+    reports: list[Any] = []
+    errors: list[BaseException] = []
+
+    def sync() -> None:
+        try:
+            with mirror(demo, database_url, messages=True) as m:
+                reports.append(m.sync())
+        except BaseException as exc:  # reported below, from the test's own thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=sync) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == [] and len(reports) == 2
+    assert contents(database_url) == fresh_snapshot(demo, new_database(), messages=True)
