@@ -4,6 +4,7 @@ marketplace (tests/integration/test_mirror.py runs whole syncs against the fake)
 from __future__ import annotations
 
 import datetime as dt
+import json
 import uuid
 from dataclasses import FrozenInstanceError
 from decimal import Decimal
@@ -253,3 +254,38 @@ def test_pages_that_ignore_their_number_stop_the_snapshot(
 )
 def test_a_database_is_shown_without_its_password(url: str, shown: str) -> None:
     assert parse_url(url).shown == shown
+
+
+def _page(*resources: dict[str, object]) -> dict[str, object]:
+    body = {"data": list(resources), "included": [], "meta": {"page": 1, "perPage": 100}}
+    return {"json": body, "headers": {"Content-Type": "application/json"}}
+
+
+@pytest.mark.usefixtures("mock")
+def test_data_as_deep_and_numbers_as_big_as_the_client_reads_are_mirrored_exactly(
+    mock: requests_mock.Mocker, database_url: str
+) -> None:
+    # Another client of the API wrote it (flexclient writes at most 100 levels): the mirror
+    # stores what it reads, and a sync does not die on it.
+    deep: object = "bottom"
+    for _ in range(480):
+        deep = [deep]
+    public = {"deep": deep, "big": 2**70, "small": -(2**70), "ratio": 0.1}
+    user = {
+        "id": str(uuid.UUID(int=7)),
+        "type": "user",
+        "attributes": {
+            "createdAt": "2026-11-01T00:00:00.000Z",
+            "profile": {"displayName": "Deep D", "publicData": public},
+        },
+    }
+    mock.get(USERS_QUERY, **_page(user))  # type: ignore[arg-type]
+    for name in ("listings", "transactions", "events"):
+        mock.get(f"{IG}/v1/integration_api/{name}/query", **_page())  # type: ignore[arg-type]
+    client = IntegrationClient("client-id", "client-secret", base_url=IG, retry_policy=NO_WAIT)
+    with Mirror(client, database_url, clock=lambda: NOW) as m:
+        report = m.sync()
+        rows = m.store.rows("users")
+    assert report.upserted == {"users": 1} and report.skipped == []
+    assert json.loads(str(rows[0]["profile_public_data"])) == public
+    assert rows[0]["profile_display_name"] == "Deep D"
