@@ -50,6 +50,17 @@ PLACES = [
     LatLng(40.7128, -74.006),
     LatLng(51.5074, -0.1278),
 ]
+# Where each place is, as a listing's address (`publicData.location`, as the web template
+# keeps it beside the geolocation).
+PLACE_NAMES = ["Helsinki, Finland", "Berlin, Germany", "New York, USA", "London, UK"]
+# How a bike that is sold reaches its buyer: picked up, or shipped for these fees (the web
+# template's keys, in the listing's currency's minor units).
+DELIVERY: dict[str, Any] = {
+    "pickupEnabled": True,
+    "shippingEnabled": True,
+    "shippingPriceInSubunitsOneItem": 1500,
+    "shippingPriceInSubunitsAdditionalItems": 500,
+}
 
 
 def png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
@@ -115,12 +126,15 @@ def seed_demo(state: s.State) -> None:
                 "unitType": unit,
                 "categoryLevel1": category,
                 "category": category,
+                "location": {"address": PLACE_NAMES[PLACES.index(base)], "building": ""},
                 "gears": rng.choice([1, 3, 7, 21]),
                 "tags": rng.sample(["steel", "carbon", "aluminium", "red", "blue"], 2),
             },
         }
         if unit == "day":
             values["availability_plan"] = ALL_DAYS_PLAN
+        if unit == "item":
+            values["public_data"].update(DELIVERY)
         listing = s.new("listing", ListingAttributes, values, next(ids))
         listing.link("marketplace", "marketplace", s.MARKETPLACE_ID)
         listing.link("author", "user", author.id)
