@@ -391,6 +391,9 @@ class FakeApp:
         """The calls of Stripe.js a payment makes (`flexclient.testing._fake_stripe`)."""
         with self._faults_lock:
             self.requests.append((request.method, request.path))
+        if request.path == _fake_stripe.STRIPE_JS_PATH and request.method == "GET":
+            script = _fake_stripe.stripe_js(request.host_url.rstrip("/"))
+            return Response(script, 200, content_type="text/javascript; charset=utf-8")
         form = {k: request.values[k] for k in request.values}
         with self.state.lock:
             status, body = _fake_stripe.serve(self.state, request.method, request.path, form)

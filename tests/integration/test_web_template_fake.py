@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ import requests
 
 from flexclient import MarketplaceClient
 from flexclient._fake_serve import read_banner
+from flexclient.models import Listing
 from flexclient.testing import FakeMarketplace, default_assets
 from flexclient.testing._asset_trees import IMAGE_TYPES
 
@@ -237,6 +238,18 @@ def test_the_default_configuration_is_one_the_template_accepts() -> None:
         assert all(s["sectionId"] and s["sectionType"] for s in sections)
     for link in assets["content/top-bar.json"]["customLinks"]:
         assert link["group"] in ("primary", "secondary") and link["href"].startswith("/")
+        assert link["text"]  # the template names each link by it
+    search = assets["listings/listing-search.json"]
+    assert search["mainSearch"]["searchType"] == "keywords"  # no map offline
+    for name, schema in (
+        ("listingTypeFilter", "listingType"),
+        ("categoryFilter", "category"),
+        ("dateRangeFilter", "dates"),
+        ("seatsFilter", "seats"),
+        ("priceFilter", "price"),
+    ):  # the template tells its built-in filters apart by their schemaType
+        assert search[name]["schemaType"] == schema
+        assert isinstance(search[name]["enabled"], bool)
 
 
 def test_each_listing_type_runs_on_a_process_the_fake_runs() -> None:
@@ -272,6 +285,9 @@ def test_every_demo_listing_matches_the_default_assets(demo_marketplace: FakeMar
         assert set(public["tags"]) <= options
         number = fields["gears"]["numberConfig"]
         assert number["minimum"] <= public["gears"] <= number["maximum"]
+        assert public["location"]["address"]  # the address the template shows
+        if public["unitType"] == "item":  # a way to get it: pickup or shipping
+            assert public["pickupEnabled"] or public["shippingEnabled"]
     assert seen == set(types)
 
 
@@ -446,3 +462,38 @@ def test_without_an_origin_nothing_is_added(served: Served) -> None:
     answer = requests.get(f"{served.assets}/a/latest/content/footer.json", timeout=10)
     assert answer.status_code == 200
     assert "Access-Control-Allow-Origin" not in answer.headers
+
+
+# --- the Stripe.js stand-in ---------------------------------------------------------------------
+
+
+def test_the_stripe_js_stand_in_confirms_with_this_fake(served: Served) -> None:
+    answer = requests.get(f"{served.url}/stripe/js/v3/", headers={"Origin": ORIGIN}, timeout=10)
+    assert answer.status_code == 200
+    assert answer.headers["Content-Type"].startswith("text/javascript")
+    script = answer.text
+    assert "window.Stripe = function" in script
+    assert f'var FAKE = "{served.url}";' in script  # its payments go to the fake that served it
+    assert "/stripe/v1/payment_intents/" in script and "confirmCardPayment" in script
+
+
+def test_listings_without_stock_match_a_loose_stock_filter(
+    demo_marketplace: FakeMarketplace,
+) -> None:
+    # the web template's search: minStock=1 with stockMode=match-undefined
+    sdk = MarketplaceClient(demo_marketplace.client_id, base_url=demo_marketplace.url)
+
+    def kinds(listings: Iterable[Listing]) -> set[str]:
+        return {(lst.attributes.public_data or {})["listingType"] for lst in listings}
+
+    strict = list(sdk.listings.query.iter({"perPage": 100, "minStock": 1}))
+    assert kinds(strict) == {"sell-a-bike"}
+    loose = list(
+        sdk.listings.query.iter({"perPage": 100, "minStock": 1, "stockMode": "match-undefined"})
+    )
+    assert kinds(loose) == {"sell-a-bike", "rent-a-bike", "ask-about-a-bike"}
+    sold_out = 250 - len(loose)
+    assert sold_out == sum(
+        1 for stock in demo_marketplace.state.stocks.values() if stock.attributes.quantity == 0
+    )
+    assert {lst.id for lst in strict} < {lst.id for lst in loose}
