@@ -320,6 +320,7 @@ class FakeApp:
             body={},
             grant=grant,
             base_url=self.base_url,
+            assets=self.assets,
         )
         if kind == "upload":
             call.files = {

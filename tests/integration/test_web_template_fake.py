@@ -497,3 +497,20 @@ def test_listings_without_stock_match_a_loose_stock_filter(
         1 for stock in demo_marketplace.state.stocks.values() if stock.attributes.quantity == 0
     )
     assert {lst.id for lst in strict} < {lst.id for lst in loose}
+
+
+def test_the_sitemap_lists_the_content_pages_of_the_assets(
+    fake_marketplace: FakeMarketplace,
+) -> None:
+    # as the web template's sitemap of pages asks for them
+    sdk = MarketplaceClient(fake_marketplace.client_id, base_url=fake_marketplace.url)
+    pages = sdk.sitemap_data.query_assets({"pathPrefix": "/content/pages/"}).data.data
+    assert [p.attributes.asset_path for p in pages] == [
+        "/content/pages/how-it-works.json",
+        "/content/pages/landing-page.json",
+        "/content/pages/privacy-policy.json",
+        "/content/pages/terms-of-service.json",
+    ]
+    fake_marketplace.assets.publish({"content/pages/about.json": {"sections": []}})
+    pages = sdk.sitemap_data.query_assets({"pathPrefix": "/content/pages/"}).data.data
+    assert [p.attributes.asset_path for p in pages] == ["/content/pages/about.json"]
