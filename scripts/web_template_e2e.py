@@ -139,24 +139,31 @@ def template_server(checkout: Path, env: dict[str, str], log: Path) -> Iterator[
 Page = Any  # playwright's Page: the package is imported only when the script runs
 
 
+def open_page(run: Run, page: Page, path: str) -> None:
+    """Go to a page of the template and wait until it has hydrated: what is typed into a form
+    before that is lost, and menus do not open."""
+    page.goto(run.site + path)
+    page.wait_for_load_state("networkidle")
+
+
 def shot(run: Run, page: Page, name: str) -> None:
     page.screenshot(path=str(run.out / f"{name}.png"), full_page=True)
 
 
 def landing(run: Run, page: Page) -> None:
-    page.goto(run.site + "/")
+    open_page(run, page, "/")
     page.get_by_text("Every bike, a ride away").wait_for()
     shot(run, page, "01-landing")
 
 
 def search(run: Run, page: Page) -> None:
-    page.goto(run.site + "/s")
+    open_page(run, page, "/s")
     page.locator("a[href^='/l/']", has_text="bike #").first.wait_for()
     shot(run, page, "02-search")
 
 
 def listing(run: Run, page: Page) -> None:
-    page.goto(run.site + "/s?pub_listingType=rent-a-bike")
+    open_page(run, page, "/s?pub_listingType=rent-a-bike")
     page.locator("a[href^='/l/']", has_text="bike #").first.click()
     page.get_by_text("Request to book").first.wait_for()
     page.get_by_text("per day").first.wait_for()
@@ -164,7 +171,7 @@ def listing(run: Run, page: Page) -> None:
 
 
 def sign_up(run: Run, page: Page) -> None:
-    page.goto(run.site + "/signup")
+    open_page(run, page, "/signup")
     email = f"rider{int(time.time())}@example.com"
     page.fill("input[name=email]", email)
     page.fill("input[name=fname]", "Rita")
@@ -178,15 +185,15 @@ def sign_up(run: Run, page: Page) -> None:
 
 
 def log_out(run: Run, page: Page) -> None:
-    page.goto(run.site + "/")
-    page.locator("[class*='profileMenuLabel'], [class*='avatar']").first.click()
-    page.get_by_text("Log out").first.click()
-    page.get_by_text("Log in").first.wait_for()
+    open_page(run, page, "/")
+    page.locator("#profile-menu-label").click()
+    page.locator("button:visible", has_text="Log out").first.click()
+    visible(page, "Log in")
     shot(run, page, "05-logged-out")
 
 
 def log_in(run: Run, page: Page, email: str = "aino@example.com") -> None:
-    page.goto(run.site + "/login")
+    open_page(run, page, "/login")
     page.fill("input[name=email]", email)
     page.fill("input[name=password]", email.split("@")[0] + "-demo-pass")
     page.locator("button[type=submit]").first.click()
@@ -210,7 +217,7 @@ def wizard(run: Run, page: Page) -> None:
     """A bike for sale, with stock, from the first tab of the wizard to its listing page."""
     from flexclient.testing._seed import png
 
-    page.goto(run.site + "/l/new")
+    open_page(run, page, "/l/new")
     page.select_option("select[name=listingType]", "sell-a-bike")
     page.select_option("select[name=categoryLevel1]", "road")
     page.fill("input[name=title]", "Wizard-made tandem")
@@ -242,12 +249,12 @@ def wizard(run: Run, page: Page) -> None:
 
 
 def inquiry(run: Run, page: Page) -> None:
-    page.goto(run.site + "/s?pub_listingType=ask-about-a-bike")
+    open_page(run, page, "/s?pub_listingType=ask-about-a-bike")
     page.locator("a[href^='/l/']", has_text="bike #").first.click()
     page.wait_for_load_state("networkidle")
-    page.locator("button", has_text="Send").first.click()
-    page.locator("textarea").first.fill("Is it still around? I could come by on Saturday.")
-    page.locator("form button[type=submit]").last.click()
+    page.locator("button:visible", has_text="Send an inquiry").first.click()
+    page.locator("textarea:visible").first.fill("Is it still around? I could come by on Saturday.")
+    page.locator("form button[type=submit]:visible").last.click()
     page.wait_for_url(lambda url: "/order/" in url or "/sale/" in url, timeout=TIMEOUT_MS)
     page.get_by_text("Is it still around?").first.wait_for()
     page.locator("textarea:visible").last.fill("Saturday at ten, then?")
@@ -257,7 +264,7 @@ def inquiry(run: Run, page: Page) -> None:
 
 
 def booking(run: Run, page: Page) -> None:
-    page.goto(run.site + "/s?pub_listingType=rent-a-bike")
+    open_page(run, page, "/s?pub_listingType=rent-a-bike")
     page.locator("a[href^='/l/']", has_text="bike #").nth(3).click()
     page.get_by_text("per day").first.wait_for()
     page.wait_for_load_state("networkidle")  # the time slots of the calendar
@@ -302,7 +309,7 @@ def pay(run: Run, page: Page, name: str) -> None:
 
 
 def purchase(run: Run, page: Page) -> None:
-    page.goto(run.site + "/s?pub_listingType=sell-a-bike")
+    open_page(run, page, "/s?pub_listingType=sell-a-bike")
     page.locator("a[href^='/l/']", has_text="bike #").nth(2).click()
     page.wait_for_load_state("networkidle")
     page.wait_for_load_state("networkidle")
