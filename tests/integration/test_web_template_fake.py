@@ -17,6 +17,7 @@ import pytest
 import requests
 
 from flexclient import MarketplaceClient
+from flexclient._assets import asset_request
 from flexclient._fake_serve import read_banner
 from flexclient.models import Listing
 from flexclient.testing import FakeMarketplace, default_assets
@@ -138,7 +139,13 @@ def test_each_asset_call_of_the_template_is_answered_as_the_api_would(
             _check_json_asset(by_path["/" + path.lstrip("/")], path)
     else:
         assert body["data"] == default_assets()[call["path"]]
-    # flexclient sends the template's request too (the official SDK's, tests/test_assets*)
+    # flexclient writes the template's request as the official SDK does (tests/test_assets*):
+    # the corpus's URL forms are the SDK's
+    where = {"alias": call["alias"]} if "alias" in call else {"version": version}
+    what = {"paths": call["paths"]} if "paths" in call else {"path": call["path"]}
+    url = asset_request(served.url, "v1", served.client_id, **where, **what).url
+    prefix = f"/v1/assets/pub/{served.client_id}"
+    assert prefix + target == url.path + (f"?{url.query}" if url.query else "")
     sdk = served.client()
     alias: str = call.get("alias", "latest")
     if call["method"] == "assetsByAlias":
