@@ -339,7 +339,7 @@ FLOWS: list[tuple[str, Callable[[Run, Page], None]]] = [
 ]
 
 
-def drive(run: Run, chromium: str) -> None:
+def drive(run: Run, chromium: str, only: list[str] | None = None) -> None:
     from playwright.sync_api import Route, sync_playwright
 
     local = (run.site, run.fake)
@@ -363,7 +363,8 @@ def drive(run: Run, chromium: str) -> None:
         page.route("**/*", route)
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        for name, flow in FLOWS:
+        by_name = {flow.__name__: (name, flow) for name, flow in FLOWS}
+        for name, flow in [by_name[n] for n in only] if only else FLOWS:
             errors.clear()
             try:
                 flow(run, page)
@@ -388,6 +389,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--node", help="the bin folder of Node 22, if it is not on PATH")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--no-build", action="store_true", help="use the template's last build")
+    parser.add_argument(
+        "--flow",
+        action="append",
+        choices=[flow.__name__ for _, flow in FLOWS],
+        help="drive only this flow (repeatable; in the order given; each runs in the same "
+        "browser, so log_in before what needs a user)",
+    )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     site = f"http://localhost:{args.port}"
@@ -400,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         with template_server(args.template, env, args.out / "template-server.log"):
             run = Run(site, printed["SHARETRIBE_SDK_BASE_URL"], args.out)
-            drive(run, args.chromium)
+            drive(run, args.chromium, args.flow)
     for name, outcome in run.outcomes.items():
         print(f"{name}: {outcome}")
     return 0 if all(o == "ok" for o in run.outcomes.values()) else 1

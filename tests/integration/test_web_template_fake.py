@@ -521,3 +521,27 @@ def test_the_sitemap_lists_the_content_pages_of_the_assets(
     fake_marketplace.assets.publish({"content/pages/about.json": {"sections": []}})
     pages = sdk.sitemap_data.query_assets({"pathPrefix": "/content/pages/"}).data.data
     assert [p.attributes.asset_path for p in pages] == ["/content/pages/about.json"]
+
+
+def test_assets_given_as_a_mapping_replace_the_default_tree() -> None:
+    logo = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="5"></svg>'
+    logo_id = "5e1f0000-0000-4000-8000-000000000001"
+    assets = {
+        "design/branding.json": {"logo": {"_ref": {"type": "imageAsset", "id": logo_id}}},
+        f"design/branding/logo-{logo_id}.svg": logo,
+    }
+    with FakeMarketplace(assets=assets) as fake:
+        sdk = MarketplaceClient(fake.client_id, base_url=fake.url, asset_cdn_base_url=fake.url)
+        branding = sdk.asset_by_alias("design/branding.json").data.resolved()
+        assert branding["logo"].attributes.variants["scaled2x"].height == 10
+        assert sorted(fake.assets.tree().assets) == ["design/branding.json"]
+        assert fake.assets.tree().images[logo_id].content == logo
+
+
+def test_an_asset_folder_with_bad_json_names_the_file(tmp_path: Path) -> None:
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "footer.json").write_text("{not json")
+    with pytest.raises(ValueError, match=r"footer\.json is not valid JSON"):
+        FakeMarketplace(assets=tmp_path)
+    with pytest.raises(ValueError, match="only images may be given as bytes"):
+        FakeMarketplace(assets={"content/footer.json": b"{}"})
