@@ -22,6 +22,7 @@ from flexclient._environment import (
     MARKETPLACE_BASE_URL_VARS,
     MARKETPLACE_ID_VARS,
     MARKETPLACE_SECRET_VAR,
+    WEB_TEMPLATE_ASSET_CDN_VAR,
 )
 
 
@@ -42,6 +43,12 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
         help="a transaction process to run (a process.edn, or its folder, which names it: "
         "<folder>/release-1); repeat for more",
     )
+    serve.add_argument(
+        "--assets",
+        metavar="DIR",
+        help="serve the asset tree in this folder (JSON files and images, by their paths) "
+        "instead of the fake's own",
+    )
     serve.add_argument("--env-file", help="also write the export lines to this file")
     serve.set_defaults(run=serve_command)
 
@@ -61,8 +68,9 @@ def serve_command(args: argparse.Namespace) -> int:
             token_ttl=args.token_ttl,
             rate_limits="dev" if args.rate_limits == "dev" else None,
             processes=args.process,
+            assets=args.assets,
         )
-    except ProcessFileError as exc:
+    except (ProcessFileError, ValueError) as exc:  # a bad process file or asset folder
         print(f"error: {exc}", file=sys.stderr)
         return 2
     stop = threading.Event()
@@ -74,13 +82,21 @@ def serve_command(args: argparse.Namespace) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, stopped)
     with fake:
-        variables = fake_variables(fake.url, fake.client_id, fake.client_secret)
+        variables = {
+            **fake_variables(fake.url, fake.client_id, fake.client_secret),
+            # What the web template reads (its client ID and base URL are among the above).
+            MARKETPLACE_BASE_URL_VARS[1]: fake.url,
+            MARKETPLACE_ID_VARS[1]: fake.client_id,
+            WEB_TEMPLATE_ASSET_CDN_VAR: fake.url,
+        }
         exports = [f"export {name}={value}" for name, value in variables.items()]
         if args.env_file:
             Path(args.env_file).write_text("\n".join(exports) + "\n", encoding="utf-8")
         print(f"# The fake marketplace is at {fake.url} until Ctrl-C. In another shell:")
         print("\n".join(exports))
         print(f"# Processes: {', '.join(fake.processes)}")
+        assets = args.assets or "the fake's own (docs/testing.md)"
+        print(f"# Asset Delivery API: {fake.url} (asset_cdn_base_url), assets: {assets}")
         if demo:
             print("# Demo users: " + ", ".join(f"{u[0]} / {u[1]}" for u in DEMO_USERS))
         print("", flush=True)

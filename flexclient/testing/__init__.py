@@ -17,15 +17,23 @@ require("werkzeug", "testing", "the fake marketplace (flexclient.testing)")
 require("edn_format", "testing", "the fake marketplace's transaction processes")
 
 from flexclient.testing._asset_cdn import FakeAssetCDN  # noqa: E402
+from flexclient.testing._asset_trees import (  # noqa: E402
+    AssetTrees,
+    default_assets,
+    read_asset_folder,
+)
 from flexclient.testing._process import Served, fake_process  # noqa: E402
 from flexclient.testing._seed import DEMO_USERS  # noqa: E402
 from flexclient.testing._server import FakeMarketplace  # noqa: E402
 
 __all__ = [
     "DEMO_USERS",
+    "AssetTrees",
     "FakeAssetCDN",
     "FakeMarketplace",
     "ProcessFileError",
     "Served",
+    "default_assets",
     "fake_process",
+    "read_asset_folder",
 ]

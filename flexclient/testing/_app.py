@@ -26,7 +26,8 @@ from flexclient._http.limits import PresetName, RateLimits, TokenBucket
 from flexclient._support.narrow import is_json_object, is_list
 from flexclient._wire.formats import FORMATS, JSON, TRANSIT, WireDecodeError, WireFormat
 from flexclient.credits import bills_transfer, usage_type
-from flexclient.testing import _auth_api, _fake_stripe, _handlers, _state
+from flexclient.testing import _auth_api, _cors, _fake_stripe, _handlers, _state
+from flexclient.testing._asset_trees import AssetTrees
 from flexclient.testing._call import ApiFailure, Call
 from flexclient.testing._context import TRANSACTION, Context
 from flexclient.testing._engine import run_due
@@ -78,6 +79,7 @@ def _each(value: object, change: Callable[[object], object]) -> object:
     return [change(v) for v in value] if is_list(value) else change(value)
 
 
+_ASSETS_PREFIX = "/v1/assets/pub/"
 _API_PATH = re.compile(r"/v1/(api|integration_api)/([a-z_]+/[a-z_]+)")
 _IMAGE_PATH = re.compile(r"/images/([0-9a-f-]{36})/([A-Za-z0-9_.-]+)")
 _STORAGE_PATH = re.compile(r"/storage/(upload|download)/([A-Za-z0-9_-]+)")
@@ -138,6 +140,14 @@ def _image_bytes(request: Request) -> int:
         return 0
 
 
+def bearer_token(header: str) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, or None. The scheme is read
+    without regard to case (RFC 9110), as the API's docs write it `bearer` and the SDKs
+    `Bearer`."""
+    scheme, _, token = header.strip().partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
 def _negotiate(accept: str | None) -> WireFormat | None:
     if not accept or "*/*" in accept:
         return JSON
@@ -162,6 +172,8 @@ class FakeApp:
         self.requests: list[tuple[str, str]] = []
         self.meters: Meters = Meters()
         self._faults_lock = threading.Lock()
+        # The Asset Delivery API's trees, served on the same port (`FakeMarketplace` sets them).
+        self.assets: AssetTrees = AssetTrees(clients.client_id, {})
 
     def add_fault(self, fault: Fault) -> None:
         """Answer requests to the fault's path with it, from the next one on."""
@@ -169,12 +181,16 @@ class FakeApp:
             self.faults.append(fault)
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        request = Request(environ)
-        response = self.respond(request)
-        # "400 Bad Request", as the API writes it (werkzeug would say "400 BAD REQUEST").
-        with contextlib.suppress(ValueError):
-            response.status = f"{response.status_code} {HTTPStatus(response.status_code).phrase}"
-        return response(environ, start_response)
+        # Closed when answered: the files of a multipart upload go with it.
+        with Request(environ) as request:
+            # A preflight is the browser's question, not a call: answered at once, never
+            # billed.
+            response = _cors.allow(request, _cors.preflight(request) or self.respond(request))
+            # "400 Bad Request", as the API writes it (werkzeug would say "400 BAD REQUEST").
+            with contextlib.suppress(ValueError):
+                phrase = HTTPStatus(response.status_code).phrase
+                response.status = f"{response.status_code} {phrase}"
+            return response(environ, start_response)
 
     def respond(self, request: Request) -> Response:
         """The answer to `request`, billed (`meters`) as Sharetribe bills it: the requests to
@@ -192,6 +208,13 @@ class FakeApp:
             return self.answer(request)
         if request.path.startswith("/stripe/"):  # Stripe's API, not Sharetribe's: not billed
             return self.stripe(request)
+        if request.path.startswith(_ASSETS_PREFIX):
+            target = request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI")
+            return self.meters.answer(
+                wire_path(request.environ, request.path),
+                lambda: self.assets.answer(request, str(target or request.full_path)),
+                endpoint_exists=_is_endpoint(request.path),
+            )
         return self.meters.answer(
             wire_path(request.environ, request.path),
             lambda: self.answer(request),
@@ -256,8 +279,8 @@ class FakeApp:
                 elif action == "multitenant/auth_with_idp":
                     body = _auth_api.multitenant_auth_with_idp(self.state, self.clients, form)
                 elif action == "multitenant/client_data" and request.method == "GET":
-                    bearer = request.headers.get("Authorization", "").removeprefix("Bearer ")
-                    _auth_api.check_tenant(self.clients, bearer)
+                    bearer = bearer_token(request.headers.get("Authorization", ""))
+                    _auth_api.check_tenant(self.clients, bearer or "")
                     body = _auth_api.client_data(self.clients)
                 else:
                     raise _auth_api.AuthFailure(404, "not_found", "No such path")
@@ -270,10 +293,10 @@ class FakeApp:
         return Response(json.dumps(body), 200, content_type="application/json")
 
     def grant(self, request: Request) -> _state.Grant:
-        header = request.headers.get("Authorization", "")
-        if not header.startswith("Bearer "):
+        token = bearer_token(request.headers.get("Authorization", ""))
+        if token is None:
             raise ApiFailure(401, "auth-missing-access-token", "Missing access token")
-        grant = self.state.access_tokens.get(header.removeprefix("Bearer ").strip())
+        grant = self.state.access_tokens.get(token)
         if grant is None or grant.expires_at < _state.now():
             raise ApiFailure(401, "auth-invalid-access-token", "Invalid or expired access token")
         return grant
@@ -300,6 +323,7 @@ class FakeApp:
             body={},
             grant=grant,
             base_url=self.base_url,
+            assets=self.assets,
         )
         if kind == "upload":
             call.files = {
@@ -371,6 +395,9 @@ class FakeApp:
         """The calls of Stripe.js a payment makes (`flexclient.testing._fake_stripe`)."""
         with self._faults_lock:
             self.requests.append((request.method, request.path))
+        if request.path == _fake_stripe.STRIPE_JS_PATH and request.method == "GET":
+            script = _fake_stripe.stripe_js(request.host_url.rstrip("/"))
+            return Response(script, 200, content_type="text/javascript; charset=utf-8")
         form = {k: request.values[k] for k in request.values}
         with self.state.lock:
             status, body = _fake_stripe.serve(self.state, request.method, request.path, form)

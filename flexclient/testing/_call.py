@@ -19,6 +19,7 @@ from flexclient._endpoints.kinds import Endpoint
 from flexclient._support.narrow import is_json_object
 from flexclient.models import CurrentUserAttributes
 from flexclient.testing import _state as s
+from flexclient.testing._asset_trees import AssetTrees
 from flexclient.testing._context import INTEGRATION_API, MARKETPLACE_API, Context
 from flexclient.testing._params import (
     Invalid,
@@ -118,6 +119,8 @@ class Call:
     grant: s.Grant
     base_url: str
     files: dict[str, tuple[str, str, bytes]] = field(default_factory=lambda: {})
+    # The marketplace's asset trees, for what lists assets (`sitemap_data.query_assets`).
+    assets: AssetTrees | None = None
 
     @property
     def command(self) -> bool:

@@ -32,7 +32,7 @@ from flexclient.testing._engine import run_due
 from flexclient.testing._fake_stripe import FakeStripe
 from flexclient.testing._render import Api
 from flexclient.testing._routes import SEGMENTS
-from flexclient.testing._seed import DEMO_USERS, seed_demo
+from flexclient.testing._seed import DEMO_USERS, LISTING_TYPES, seed_demo
 from flexclient.testing._stock import quantity
 
 Listing = s.Record[ListingAttributes]
@@ -128,26 +128,28 @@ class _Activity:
         # whoever explores), each used once, with stock where something is bought.
         self.listings: dict[str, Listing] = {}
         taken: set[uuid.UUID] = set()
+        rent, sell, ask = LISTING_TYPES  # each listing is used by its type's process
         wanted = {
-            "aino-rents-bens": (self.ben, False),
-            "chloe-rents-devs": (self.dev, False),
-            "dev-rents-ainos": (self.aino, False),
-            "ben-buys-chloes": (self.chloe, True),
-            "dev-rents-chloes": (self.chloe, False),
-            "chloe-rents-bens": (self.ben, False),
-            "ben-rents-ainos": (self.aino, False),
-            "aino-rents-devs": (self.dev, False),
-            "dev-buys-bens": (self.ben, True),
-            "aino-asks-chloe": (self.chloe, False),
-            "ben-asks-dev": (self.dev, False),
+            "aino-rents-bens": (self.ben, rent),
+            "chloe-rents-devs": (self.dev, rent),
+            "dev-rents-ainos": (self.aino, rent),
+            "ben-buys-chloes": (self.chloe, sell),
+            "dev-rents-chloes": (self.chloe, rent),
+            "chloe-rents-bens": (self.ben, rent),
+            "ben-rents-ainos": (self.aino, rent),
+            "aino-rents-devs": (self.dev, rent),
+            "dev-buys-bens": (self.ben, sell),
+            "aino-asks-chloe": (self.chloe, rent),
+            "ben-asks-dev": (self.dev, ask),
         }
-        for name, (author, stocked) in wanted.items():
+        for name, (author, listing_type) in wanted.items():
             found = next(
                 lst
                 for lst in everything.listings.values()
                 if lst.id not in taken
                 and lst.one("author") == author
-                and (not stocked or (quantity(everything, lst.id) or 0) >= 1)
+                and (lst.attributes.public_data or {}).get("listingType") == listing_type
+                and (listing_type != sell or (quantity(everything, lst.id) or 0) >= 1)
             )
             taken.add(found.id)
             self.listings[name] = found

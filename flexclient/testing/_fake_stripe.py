@@ -8,6 +8,9 @@
   it: `POST {fake.url}/stripe/v1/payment_intents/<id>/confirm` with the form fields
   `client_secret` and `payment_method` (`GET .../payment_intents/<id>?client_secret=...`
   shows the intent).
+- `GET {fake.url}/stripe/js/v3/` is a stand-in for Stripe.js for browser tests that cannot
+  load the real one: `Stripe(key)` with a card element (a text input), `confirmCardPayment`
+  through the call above, `retrievePaymentIntent`, `createToken`.
 - `disable_account(user_id)` is Stripe disabling a provider's account, so that charging or
   paying them out fails as the API then answers.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from importlib import resources
 from typing import Any
 
 from flexclient.testing import _payment_intents as pi
@@ -23,6 +27,15 @@ from flexclient.testing import _state as s
 from flexclient.testing._stripe import account_of
 
 _PATH = re.compile(r"/stripe/v1/payment_intents/(pi_[0-9a-f]+)(/confirm)?")
+STRIPE_JS_PATH = "/stripe/js/v3/"
+"""Where the fake serves its stand-in for Stripe.js (`stripe_js/v3.js`)."""
+
+
+def stripe_js(fake_url: str) -> str:
+    """The stand-in for Stripe.js, confirming payments with the fake at `fake_url`: for a
+    browser test to load in the place of https://js.stripe.com/v3/, which it cannot reach."""
+    script = resources.files("flexclient.testing") / "stripe_js" / "v3.js"
+    return script.read_text(encoding="utf-8").replace("__FAKE_URL__", fake_url)
 
 
 def _intent(state: s.State, which: uuid.UUID | str) -> pi.PaymentIntent:

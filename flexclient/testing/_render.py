@@ -37,6 +37,7 @@ OWNER_ONLY: dict[str, frozenset[str]] = {
             "email",
             "emailVerified",
             "pendingEmail",
+            "state",
             "stripeConnected",
             "identityProviders",
             "profile.firstName",
@@ -48,8 +49,9 @@ OWNER_ONLY: dict[str, frozenset[str]] = {
     "listing": frozenset({"privateData"}),
 }
 
-# What only the operator sees.
-OPERATOR_ONLY: dict[str, frozenset[str]] = {"user": frozenset({"state", "permissions"})}
+# What only the operator sees (a user sees their own permissions as the
+# `effectivePermissionSet` resource instead).
+OPERATOR_ONLY: dict[str, frozenset[str]] = {"user": frozenset({"permissions"})}
 
 
 STANDARD_VARIANTS: dict[str, tuple[int, int]] = {

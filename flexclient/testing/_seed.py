@@ -1,4 +1,6 @@
-"""The demo data (`seed="demo"`): a few users with known logins and 250 listings with images."""
+"""The demo data (`seed="demo"`): a few users with known logins and 250 listings with images,
+shaped as the fake's default assets describe a listing (`default_assets/listings/`): each
+listing's type, the process and unit type that go with it, its category and its fields."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import random
 import struct
 import uuid
 import zlib
+from typing import Any
 
 from flexclient._wire.value_types import LatLng, Money
 from flexclient.models import CurrentUserAttributes, ImageAttributes, ListingAttributes
@@ -22,12 +25,42 @@ DEMO_USERS: list[tuple[str, str, str, str]] = [
 ]
 CATEGORIES = ["road", "city", "mountain", "kids", "electric"]
 ADJECTIVES = ["Fast", "Sturdy", "Vintage", "Light", "Folding", "Comfortable", "Restored", "Compact"]
+# The listing types of the default assets (listings/listing-types.json): type -> (process
+# alias, unit type), in the share of the listings each gets (of every ten, six, three, one).
+LISTING_TYPES: dict[str, tuple[str, str]] = {
+    "rent-a-bike": ("default-booking/release-1", "day"),
+    "sell-a-bike": ("default-purchase/release-1", "item"),
+    "ask-about-a-bike": ("default-inquiry/release-1", "inquiry"),
+}
+_TYPE_OF_TENTH = ["rent-a-bike"] * 6 + ["sell-a-bike"] * 3 + ["ask-about-a-bike"]
+# The user type of the default assets (users/user-types.json) that every demo user has.
+USER_TYPE = "rider"
+# Bookable every day, all day, in UTC (the demo's bookings run from midnight to midnight UTC).
+ALL_DAYS_PLAN: dict[str, Any] = {
+    "type": "availability-plan/time",
+    "timezone": "Etc/UTC",
+    "entries": [
+        {"dayOfWeek": day, "startTime": "00:00", "endTime": "00:00", "seats": 1}
+        for day in ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+    ],
+}
 PLACES = [
     LatLng(60.1699, 24.9384),
     LatLng(52.52, 13.405),
     LatLng(40.7128, -74.006),
     LatLng(51.5074, -0.1278),
 ]
+# Where each place is, as a listing's address (`publicData.location`, as the web template
+# keeps it beside the geolocation).
+PLACE_NAMES = ["Helsinki, Finland", "Berlin, Germany", "New York, USA", "London, UK"]
+# How a bike that is sold reaches its buyer: picked up, or shipped for these fees (the web
+# template's keys, in the listing's currency's minor units).
+DELIVERY: dict[str, Any] = {
+    "pickupEnabled": True,
+    "shippingEnabled": True,
+    "shippingPriceInSubunitsOneItem": 1500,
+    "shippingPriceInSubunitsAdditionalItems": 500,
+}
 
 
 def png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
@@ -61,6 +94,7 @@ def seed_demo(state: s.State) -> None:
             created_at=start + dt.timedelta(days=i),
             email_verified=True,
             bio=f"{first} sells bikes.",
+            public_data={"userType": USER_TYPE},
         )
         user.id = next(ids)
         avatar = _image(state, next(ids), png(8, 8, (40 * i, 120, 200)), 8, 8)
@@ -71,10 +105,12 @@ def seed_demo(state: s.State) -> None:
     for n in range(250):
         author = authors[n % len(authors)]
         category = CATEGORIES[n % len(CATEGORIES)]
+        listing_type = _TYPE_OF_TENTH[n % len(_TYPE_OF_TENTH)]
+        process, unit = LISTING_TYPES[listing_type]
         color = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
         image = _image(state, next(ids), png(16, 12, color), 16, 12)
         base = rng.choice(PLACES)
-        values = {
+        values: dict[str, Any] = {
             "title": f"{rng.choice(ADJECTIVES)} {category} bike #{n + 1}",
             "description": f"A {category} bike in good condition.",
             "geolocation": LatLng(
@@ -85,17 +121,28 @@ def seed_demo(state: s.State) -> None:
             "state": "published",
             "created_at": start + dt.timedelta(hours=n),
             "public_data": {
+                "listingType": listing_type,
+                "transactionProcessAlias": process,
+                "unitType": unit,
+                "categoryLevel1": category,
                 "category": category,
+                "location": {"address": PLACE_NAMES[PLACES.index(base)], "building": ""},
                 "gears": rng.choice([1, 3, 7, 21]),
                 "tags": rng.sample(["steel", "carbon", "aluminium", "red", "blue"], 2),
             },
         }
+        if unit == "day":
+            values["availability_plan"] = ALL_DAYS_PLAN
+        if unit == "item":
+            values["public_data"].update(DELIVERY)
         listing = s.new("listing", ListingAttributes, values, next(ids))
         listing.link("marketplace", "marketplace", s.MARKETPLACE_ID)
         listing.link("author", "user", author.id)
         listing.link_many("images", "image", [image.id])
         state.listings[listing.id] = listing
-        set_quantity(state, listing, rng.randrange(0, 5))
+        items = rng.randrange(0, 5)  # drawn for every listing, so the rest stays as it was
+        if unit == "item":  # only what is sold has stock
+            set_quantity(state, listing, items)
 
 
 def _image(

@@ -7,12 +7,13 @@ import datetime as dt
 import json
 import os
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from flexclient._http.limits import RateLimits
 from flexclient.testing import _engine, _state
 from flexclient.testing._app import FakeApp, Fault, ServerLimits
+from flexclient.testing._asset_trees import AssetTrees, default_assets, read_asset_folder
 from flexclient.testing._auth_api import Clients
 from flexclient.testing._call import ApiFailure
 from flexclient.testing._context import CONSOLE, TRANSACTION, Context
@@ -40,7 +41,9 @@ class FakeMarketplace(Metered, LoopbackServer):
     own transaction processes, process.edn files: a list of paths, each under
     `<folder>/release-1`, or a mapping of aliases to paths), `event_retention` (how long
     events are kept: 90 days by default, as on Live; 7 days on Dev and Test; None keeps them
-    all).
+    all), `assets` (the asset tree the Asset Delivery API serves on the fake's port: a
+    mapping of paths to JSON data or image bytes, or a folder of such files; by default the
+    fake's own, a whole web template configuration that matches the demo data).
 
     Transactions run by their processes on a clock of the fake's own (`now`, `advance`),
     which also ages the events; `stripe` is Stripe's side of payments (the browser
@@ -72,6 +75,7 @@ class FakeMarketplace(Metered, LoopbackServer):
         rate_limits: Literal["dev"] | RateLimits | None = None,
         processes: ProcessSources = (),
         event_retention: dt.timedelta | None = _state.DEFAULT_EVENT_RETENTION,
+        assets: Mapping[str, Any] | str | os.PathLike[str] | None = None,
     ) -> None:
         if event_retention is not None and event_retention <= dt.timedelta(0):
             raise ValueError("event_retention is a positive time, or None to keep every event")
@@ -87,6 +91,14 @@ class FakeMarketplace(Metered, LoopbackServer):
         self.multitenant_client_secret: str = self.clients.multitenant_client_secret
         self.app: FakeApp = FakeApp(self.state, self.clients, ServerLimits.of(rate_limits))
         self._meters = self.app.meters
+        tree = (
+            default_assets()
+            if assets is None
+            else read_asset_folder(assets)
+            if isinstance(assets, (str, os.PathLike))
+            else assets
+        )
+        self.app.assets = AssetTrees(self.client_id, tree)
         super().__init__(port)
         if seed == "demo":
             from flexclient.testing._demo_activity import seed_demo_marketplace
@@ -96,6 +108,12 @@ class FakeMarketplace(Metered, LoopbackServer):
     def __repr__(self) -> str:
         where = self.url if self._server is not None else "not started"
         return f"FakeMarketplace({where})"
+
+    @property
+    def assets(self) -> AssetTrees:
+        """The marketplace's asset trees, served by the Asset Delivery API on the fake's own
+        port (`asset_cdn_base_url=fake.url`): `fake.assets.publish({...})` makes a new version."""
+        return self.app.assets
 
     def _wsgi(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         return self.app(environ, start_response)

@@ -154,7 +154,11 @@ def new_user(
         "email": email.lower(),
         "created_at": now(),
         "state": "active",
-        "permissions": {"postListings": "permission/allow", "read": "permission/allow"},
+        "permissions": {
+            "postListings": "permission/allow",
+            "initiateTransactions": "permission/allow",
+            "read": "permission/allow",
+        },
         **values,
         "profile": stored(profile_fields, profile),
     }
@@ -365,7 +369,10 @@ class State:
         # Made from the user's own permissions when asked for, so it never lags behind them.
         from flexclient.testing._schema import attributes_model, by_field_name
 
-        user = next((u for u in self.users.values() if permission_set_id(u.id) == rid), None)
+        # Found by the link, not by `permission_set_id`: a user's ID may be set after the link.
+        user = next(
+            (u for u in self.users.values() if u.one("effectivePermissionSet") == rid), None
+        )
         if user is None:
             return None
         model = attributes_model("permissionSet")

@@ -77,7 +77,14 @@ def _query(c: Call, listings: list[Listing], *, own: bool) -> dict[str, Any]:
             and sw_lng <= point.lng <= ne_lng
         ]
     if min_stock is not None:
-        result = [lst for lst in result if _stock(c, lst) >= min_stock]
+        # `stockMode=match-undefined` lets listings that keep no stock (bookings) match too,
+        # as the web template's search asks for them beside the stocked ones.
+        loose = c.params.get("stockMode") == "match-undefined"
+        result = [
+            lst
+            for lst in result
+            if _stock(c, lst) >= min_stock or (loose and s.stock_id(lst.id) not in c.state.stocks)
+        ]
     if keywords:
         result = [lst for lst in result if all(w in _text(lst) for w in keywords)]
     result = _available(c, result)

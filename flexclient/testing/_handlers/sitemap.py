@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from flexclient._endpoints.table import MarketplaceEndpoints as Market
@@ -27,8 +28,20 @@ def query_listings(c: Call) -> dict[str, Any]:
 
 @handles(Market.sitemap_data.cls.query_assets)
 def query_assets(c: Call) -> dict[str, Any]:
-    # The fake keeps no asset tree of its own (see FakeAssetCDN for the Asset Delivery API).
-    return {"data": [], "meta": {"totalItems": 0}}
+    # The assets of the latest tree (`fake.assets`) under the prefix: the content pages, as
+    # the web template's sitemap asks for them (`pathPrefix=/content/pages/`).
+    prefix = c.params.get("pathPrefix", "/")
+    tree: list[str] = list(c.assets.tree().assets) if c.assets is not None else []
+    paths = sorted(f"/{path}" for path in tree if f"/{path}".startswith(prefix))
+    data = [
+        {
+            "id": uuid.uuid5(uuid.NAMESPACE_URL, path),
+            "type": "asset",
+            "attributes": {"assetPath": path},
+        }
+        for path in paths
+    ]
+    return {"data": data, "meta": {"totalItems": len(data)}}
 
 
 def _created(listing: Any) -> Any:
