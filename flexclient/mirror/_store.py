@@ -323,10 +323,13 @@ class Store:
         # Two syncs of one mirror take turns as on SQLite: one writer at a time, the other
         # waiting at most `lock_timeout`.
         key = f"flexclient mirror {self.target.schema}"
-        # (One statement: set_config comes first in the select list, so the wait is bounded.)
+        # (One statement: the settings come first in the select list, so the wait is bounded.)
+        # A commit need not wait for the disk: a server that crashes loses at most the last
+        # few, rolled back with the position they moved, and the next sync reads them again.
         self._query(
             sa.select(
                 sa.func.set_config("lock_timeout", self._lock_ms(), True),
+                sa.func.set_config("synchronous_commit", "off", True),
                 sa.func.pg_advisory_xact_lock(sa.func.hashtext(key)),
             )
         )
@@ -521,6 +524,14 @@ class Store:
             where=held.is_distinct_from(offered),
         ).returning(target.c.id)
 
+    def _one_of(self, column: sa.Column[Any], values: Sequence[str]) -> Any:
+        """`column` is one of `values`: on PostgreSQL as one array parameter, so that the
+        statement's text is the same whatever their number (the driver parses it once)."""
+        if self.target.dialect == "postgresql":
+            array = postgresql.ARRAY(column.type)
+            return column == sa.any_(sa.bindparam("values", list(values), type_=array))
+        return column.in_(values)
+
     def _changed(self, table: str, ids: Sequence[str]) -> None:
         if self.track_changes and ids:
             changes = self._table(_CHANGES)
@@ -550,7 +561,7 @@ class Store:
             return
         link = next(link for link in table.links if link.relationship == relationship)
         held = self._table(link.name)
-        self._execute(sa.delete(held).where(held.c[link.owner_column].in_(list(links))))
+        self._execute(sa.delete(held).where(self._one_of(held.c[link.owner_column], list(links))))
         rows = [
             {link.owner_column: owner, link.target_column: target, "position": position}
             for owner, ids in links.items()
@@ -648,7 +659,7 @@ class Store:
         )
         ids = [r[0] for r in self._all(unreferenced)]
         if ids:
-            self._execute(sa.delete(images).where(images.c.id.in_(ids)))
+            self._execute(sa.delete(images).where(self._one_of(images.c.id, ids)))
             self._changed("images", ids)
         return len(ids)
 
