@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import functools
 import json
 import re
 import sqlite3
@@ -143,67 +144,73 @@ def _sqlite_engine(
 # types below turn it into the column type natural to PostgreSQL and back.
 
 
-class _Id(sa.types.TypeDecorator[str]):
-    impl = sa.Text
+class _Natural(sa.types.TypeDecorator[Any]):
+    """A column that holds the mirror's value as SQLite does (`impl`) and, on PostgreSQL, in
+    the type natural to it (made by `natural`), converted there by `to_postgres` and back by
+    `from_postgres`."""
+
+    impl: Any = sa.Text
+    natural: Callable[[], sa.types.TypeEngine[Any]] = sa.Text
     cache_ok = True
 
-    def load_dialect_impl(self, dialect: Dialect) -> sa.types.TypeEngine[Any]:
-        if dialect.name == "postgresql":
-            return dialect.type_descriptor(postgresql.UUID(as_uuid=False))
-        return dialect.type_descriptor(sa.Text())
-
-
-class _Timestamp(sa.types.TypeDecorator[str]):
-    impl = sa.Text
-    cache_ok = True
-
-    def load_dialect_impl(self, dialect: Dialect) -> sa.types.TypeEngine[Any]:
-        if dialect.name == "postgresql":
-            return dialect.type_descriptor(postgresql.TIMESTAMP(timezone=True))
-        return dialect.type_descriptor(sa.Text())
-
-    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
-        if dialect.name == "postgresql" and isinstance(value, str):
-            return dt.datetime.fromisoformat(value)
+    def to_postgres(self, value: Any) -> Any:
         return value
 
+    def from_postgres(self, value: Any) -> Any:
+        return value
+
+    def load_dialect_impl(self, dialect: Dialect) -> sa.types.TypeEngine[Any]:
+        if dialect.name == "postgresql":
+            return dialect.type_descriptor(self.natural())
+        return dialect.type_descriptor(self.impl_instance)
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        if value is None or dialect.name != "postgresql":
+            return value
+        return self.to_postgres(value)
+
     def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+        if value is None or dialect.name != "postgresql":
+            return value
+        return self.from_postgres(value)
+
+
+class _Id(_Natural):
+    natural = functools.partial(postgresql.UUID, as_uuid=False)
+    cache_ok = True
+
+
+class _Timestamp(_Natural):
+    natural = functools.partial(postgresql.TIMESTAMP, timezone=True)
+    cache_ok = True
+
+    def to_postgres(self, value: Any) -> Any:
+        return dt.datetime.fromisoformat(value) if isinstance(value, str) else value
+
+    def from_postgres(self, value: Any) -> Any:
         return timestamp(value) if isinstance(value, dt.datetime) else value
 
 
-class _Decimal(sa.types.TypeDecorator[str]):
-    impl = sa.Text
+class _Decimal(_Natural):
+    natural = functools.partial(sa.Numeric, asdecimal=True)
     cache_ok = True
 
-    def load_dialect_impl(self, dialect: Dialect) -> sa.types.TypeEngine[Any]:
-        if dialect.name == "postgresql":
-            return dialect.type_descriptor(sa.Numeric(asdecimal=True))
-        return dialect.type_descriptor(sa.Text())
+    def to_postgres(self, value: Any) -> Any:
+        return decimal.Decimal(value) if isinstance(value, str) else value
 
-    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
-        if dialect.name == "postgresql" and isinstance(value, str):
-            return decimal.Decimal(value)
-        return value
-
-    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+    def from_postgres(self, value: Any) -> Any:
         return str(value) if isinstance(value, decimal.Decimal) else value
 
 
-class _Boolean(sa.types.TypeDecorator[int]):
-    impl = sa.Integer
+class _Boolean(_Natural):
+    impl = sa.Integer  # 0 and 1
+    natural = sa.Boolean
     cache_ok = True
 
-    def load_dialect_impl(self, dialect: Dialect) -> sa.types.TypeEngine[Any]:
-        if dialect.name == "postgresql":
-            return dialect.type_descriptor(sa.Boolean())
-        return dialect.type_descriptor(sa.Integer())
+    def to_postgres(self, value: Any) -> Any:
+        return bool(value) if isinstance(value, int) else value
 
-    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
-        if dialect.name == "postgresql" and isinstance(value, int):
-            return bool(value)
-        return value
-
-    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+    def from_postgres(self, value: Any) -> Any:
         return int(value) if isinstance(value, bool) else value
 
 
@@ -234,14 +241,9 @@ class _JsonbRead(sa.types.TypeDecorator[str]):
         return None if value is None else json_text(json.loads(value))
 
 
-class _Json(sa.types.TypeDecorator[str]):
-    impl = sa.Text
+class _Json(_Natural):
+    natural = _JsonbText
     cache_ok = True
-
-    def load_dialect_impl(self, dialect: Dialect) -> sa.types.TypeEngine[Any]:
-        if dialect.name == "postgresql":
-            return dialect.type_descriptor(_JsonbText())
-        return dialect.type_descriptor(sa.Text())
 
 
 COLUMN_TYPES: Mapping[Kind, Callable[[], sa.types.TypeEngine[Any]]] = {

@@ -134,6 +134,23 @@ def _add_column(element: _AddColumn, compiler: Any, **_kw: Any) -> str:
     return f"ALTER TABLE {compiler.preparer.format_table(table)} ADD COLUMN {spec}"
 
 
+def _on_conflict(insert: Any, target: sa.Table, names: tuple[str, ...]) -> Any:
+    """`insert` as an upsert by `id` that changes a row only where it differs, RETURNING the
+    IDs of the rows inserted or changed (a driver's rowcount is not to be relied on for an
+    upsert)."""
+    others = [n for n in names if n != "id"]
+    if not others:
+        # A row of nothing but its ID has nothing to update.
+        return insert.on_conflict_do_nothing(index_elements=["id"]).returning(target.c.id)
+    held = sa.tuple_(*(target.c[n] for n in others))
+    offered = sa.tuple_(*(insert.excluded[n] for n in others))
+    return insert.on_conflict_do_update(
+        index_elements=["id"],
+        set_={n: insert.excluded[n] for n in others},
+        where=held.is_distinct_from(offered),
+    ).returning(target.c.id)
+
+
 class Store:
     """A mirror's database (SQLite or PostgreSQL).
 
@@ -480,23 +497,12 @@ class Store:
         return changed
 
     def _upsert_statement(self, table: Table, names: tuple[str, ...]) -> Any:
+        """The upsert of rows given as parameters, a set of them a row (executemany)."""
         target = self._table(table.name)
         insert = self._insert(target).values(
             {n: sa.bindparam(n, type_=target.c[n].type) for n in names}
         )
-        others = [n for n in names if n != "id"]
-        # RETURNING names the row only when it was inserted or changed (a driver's rowcount
-        # is not to be relied on for an upsert).
-        if not others:
-            # A row of nothing but its ID has nothing to update.
-            return insert.on_conflict_do_nothing(index_elements=["id"]).returning(target.c.id)
-        held = sa.tuple_(*(target.c[n] for n in others))
-        offered = sa.tuple_(*(insert.excluded[n] for n in others))
-        return insert.on_conflict_do_update(
-            index_elements=["id"],
-            set_={n: insert.excluded[n] for n in others},
-            where=held.is_distinct_from(offered),
-        ).returning(target.c.id)
+        return _on_conflict(insert, target, names)
 
     def _upsert_from_json(self, table: Table, names: tuple[str, ...]) -> Any:
         """PostgreSQL's upsert of a page of rows given as one JSON document (`rows`): a
@@ -513,16 +519,7 @@ class Store:
             sa.cast(source.c[n], JSONB) if kinds.get(n) == "json" else source.c[n] for n in names
         ]
         insert = postgresql.insert(target).from_select(list(names), sa.select(*selected))
-        others = [n for n in names if n != "id"]
-        if not others:
-            return insert.on_conflict_do_nothing(index_elements=["id"]).returning(target.c.id)
-        held = sa.tuple_(*(target.c[n] for n in others))
-        offered = sa.tuple_(*(insert.excluded[n] for n in others))
-        return insert.on_conflict_do_update(
-            index_elements=["id"],
-            set_={n: insert.excluded[n] for n in others},
-            where=held.is_distinct_from(offered),
-        ).returning(target.c.id)
+        return _on_conflict(insert, target, names)
 
     def _one_of(self, column: sa.Column[Any], values: Sequence[str]) -> Any:
         """`column` is one of `values`: on PostgreSQL as one array parameter, so that the
