@@ -17,9 +17,10 @@ from flexclient._support.lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-# The public names, listed once. mypy and pyright read these imports; at run time the block
-# does not run, and each name's module is imported when the name is first used, from this
-# same block read from the source (flexclient._support.lazy). A new public name goes here.
+# The public names. mypy and pyright read these imports; at run time the block does not run,
+# and each name's module is imported when the name is first used, as the table given to
+# `lazy_exports` below says (flexclient._support.lazy). A new public name goes in both
+# (tests/test_public_api.py checks that they list the same names, in the same order).
 # `ImageVariant` is deprecated (`deprecated=` below): it is `ImageVariantSpec`'s old name.
 if TYPE_CHECKING:
     from flexclient._assets import (
@@ -124,6 +125,113 @@ if TYPE_CHECKING:
         image_variants as image_variants,
     )
 
-# For the checkers only the imports above exist: a misspelled name stays an error.
+# For the checkers only the imports above exist: a misspelled name stays an error. At run time,
+# the same names as data (no source file is read: bytecode alone, or a zip, is enough).
 if not TYPE_CHECKING:
-    __getattr__, __dir__ = lazy_exports(__name__, deprecated={"ImageVariant": "ImageVariantSpec"})
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "flexclient._assets": (
+                "AssetResource",
+                "AssetSet",
+                "ImageAsset",
+                "ImageAssetAttributes",
+                "ImageAssetVariant",
+                "JsonAsset",
+            ),
+            "flexclient._auth.cookies": (
+                "CookieTokenStore",
+                "TokenCookie",
+            ),
+            "flexclient._auth.info": ("AuthInfo",),
+            "flexclient._auth.tokens": (
+                "FileTokenStore",
+                "LockingTokenStore",
+                "MemoryTokenStore",
+                "Token",
+                "TokenStore",
+            ),
+            "flexclient._clients": (
+                "IntegrationClient",
+                "MarketplaceClient",
+            ),
+            "flexclient._endpoints.kinds": (
+                "RequestOptions",
+                "Response",
+            ),
+            "flexclient._errors": (
+                "ApiError",
+                "AssetReferenceError",
+                "AuthError",
+                "BadRequestError",
+                "ClientError",
+                "ConflictError",
+                "CreditBudgetExceededError",
+                "FlexError",
+                "ForbiddenError",
+                "MirrorError",
+                "MissingExtraError",
+                "NotFoundError",
+                "PaginationLimitWarning",
+                "ParameterError",
+                "PayloadTooLargeError",
+                "PaymentRequiredError",
+                "PositionStoreError",
+                "ProcessFileError",
+                "RateLimitError",
+                "RedirectError",
+                "RelationshipNotIncludedError",
+                "RelationshipTypeError",
+                "RequestTimeoutError",
+                "ResponseTooLargeError",
+                "ServerError",
+                "SessionAuthWarning",
+                "TokenStoreError",
+                "TransportError",
+                "UnauthorizedError",
+                "UnexpectedResponseError",
+                "UnknownParameterWarning",
+            ),
+            "flexclient._events": (
+                "EventFeed",
+                "FeedOptions",
+                "FilePositionStore",
+                "MemoryPositionStore",
+                "PositionStore",
+            ),
+            "flexclient._file_transfer": (
+                "FileMetadata",
+                "FileTransfer",
+                "UploadedFile",
+                "UploadTarget",
+                "file_metadata",
+            ),
+            "flexclient._http.deadline": ("DeadlineAdapter",),
+            "flexclient._http.limits": (
+                "Bucket",
+                "RateLimits",
+            ),
+            "flexclient._http.multipart": ("UploadProgress",),
+            "flexclient._http.transport": ("RetryPolicy",),
+            "flexclient._multitenant": (
+                "ClientData",
+                "MultitenantClient",
+            ),
+            "flexclient._options": (
+                "ClientOptions",
+                "Options",
+            ),
+            "flexclient._wire.value_types": (
+                "LatLng",
+                "LatLngBounds",
+                "Money",
+            ),
+            "flexclient._wire.variants": (
+                "ImageFit",
+                "ImageVariant",
+                "ImageVariantSpec",
+                "image_variants",
+            ),
+        },
+        deprecated={"ImageVariant": "ImageVariantSpec"},
+    )

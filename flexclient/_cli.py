@@ -30,7 +30,7 @@ from flexclient._environment import (
     from_env,
 )
 from flexclient._estimate import EstimateUsageError, add_estimate_options
-from flexclient._fake_serve import add_serve_options
+from flexclient._fake_options import add_serve_options
 from flexclient._support.narrow import is_array, is_list
 
 # `flexclient --help` and mistakes in the command line answer at once: the client, requests
@@ -303,6 +303,13 @@ def cmd_tail(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    # The fake's own command (`python -m flexclient.testing serve`), imported when it runs.
+    from flexclient.testing._serve import serve_command
+
+    return serve_command(args)
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from flexclient._demo import run
 
@@ -444,7 +451,9 @@ def parser() -> argparse.ArgumentParser:
 
     add_serve_options(
         commands.group("fake", "the built-in fake marketplace").add(
-            "serve", "serve it until Ctrl-C and print the variables that point here at it"
+            "serve",
+            "serve it until Ctrl-C and print the variables that point here at it",
+            cmd_serve,
         )
     )
 

@@ -17,8 +17,6 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING
 
-from flexclient._fake_serve import fake_variables
-
 if TYPE_CHECKING:
     from flexclient.credits import UsageSnapshot
 
@@ -61,6 +59,7 @@ def estimate_command(args: argparse.Namespace) -> int:
     if args.runs is not None and args.runs < 1:
         raise EstimateUsageError("--runs wants a number of runs, 1 or more")
     from flexclient.testing import FakeMarketplace
+    from flexclient.testing._serve import fake_variables
 
     fake = FakeMarketplace(seed="demo" if args.seed == "demo" else None, processes=args.process)
     with fake:

@@ -40,7 +40,6 @@ from flexclient._endpoints.kinds import (
     ListQuery,
     endpoint_names,
 )
-from flexclient._support.lazy import declared_exports
 from flexclient.credits import bills_transfer, transfer_cost
 
 if TYPE_CHECKING:
@@ -301,12 +300,9 @@ PACKAGES = (
 
 
 def public_names(package: str) -> list[str]:
-    """The names a package exports: its `__all__`, or a lazy package's declared list."""
-    module = importlib.import_module(package)
-    listed = getattr(module, "__all__", None)
-    if listed is not None:
-        return [str(name) for name in listed]
-    return list(declared_exports(package))
+    """The names a package exports: its `__all__` (a lazy package's too, from its table)."""
+    listed: list[object] = getattr(importlib.import_module(package), "__all__")  # noqa: B009
+    return [str(name) for name in listed]
 
 
 def python_pages() -> dict[str, str]:

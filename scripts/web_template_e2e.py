@@ -73,7 +73,7 @@ def _wait_for(url: str, seconds: float) -> None:
 @contextlib.contextmanager
 def fake_serve(port: int) -> Iterator[dict[str, str]]:
     """`flexclient fake serve` on `port`; the variables its banner printed."""
-    from flexclient._fake_serve import read_banner
+    from flexclient.testing._serve import read_banner
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "flexclient", "fake", "serve", "--port", str(port)],

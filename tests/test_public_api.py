@@ -1,6 +1,6 @@
-"""The public surface: one sorted list of names per package (its `if TYPE_CHECKING:` imports),
-from which `__all__` and the lazy imports are read; each name documented, reporting the
-package as its module, and pickled by that path."""
+"""The public surface: one sorted list of names per package (its `if TYPE_CHECKING:` imports,
+and the same as the table its lazy imports and `__all__` come from); each name documented,
+reporting the package as its module, and pickled by that path."""
 
 from __future__ import annotations
 
@@ -8,14 +8,17 @@ import ast
 import copy
 import importlib
 import inspect
+import os
 import pickle
 import pkgutil
+import shutil
 import subprocess
 import sys
 import types
 import uuid
 import warnings
 from decimal import Decimal
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -23,12 +26,13 @@ import pytest
 
 import flexclient
 import flexclient._errors
+import flexclient.mirror
 import flexclient.models
 import flexclient.params
-from flexclient._support.lazy import declared_exports
 from tests import sample
 
 PACKAGES = (flexclient, flexclient.models, flexclient.params)
+LAZY_PACKAGES = (*PACKAGES, flexclient.mirror)
 DEPRECATED = {"ImageVariant"}  # flexclient's, until the next minor release
 
 
@@ -87,71 +91,82 @@ def test_all_is_the_list_sorted_and_every_name_resolves(package: ModuleType) -> 
         assert getattr(package, name) is not None, name
 
 
-@pytest.mark.parametrize("package", PACKAGES, ids=lambda m: m.__name__)
-def test_the_block_read_as_text_is_what_python_reads(package: ModuleType) -> None:
-    # flexclient._support.lazy reads the block as text, as the formatter lays it out.
-    parsed = {
-        alias.asname or alias.name: (node.module, alias.name)
-        for node in block(package)
-        for alias in node.names
-    }
-    assert declared_exports(package.__name__) == parsed
+def lazy_table(module: ModuleType) -> dict[str, tuple[str, ...]]:
+    """The table the package gives `lazy_exports`, as written."""
+    tree = ast.parse(inspect.getsource(module))
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "lazy_exports"
+    ]
+    assert len(calls) == 1, "one call of lazy_exports"
+    table: dict[str, tuple[str, ...]] = ast.literal_eval(calls[0].args[1])
+    return table
 
 
-@pytest.mark.parametrize("package", PACKAGES, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("package", LAZY_PACKAGES, ids=lambda m: m.__name__)
+def test_the_lazy_table_lists_what_the_block_imports(package: ModuleType) -> None:
+    # The checkers read the block, the run time the table: the same modules and names, in the
+    # same order, so that a name added to one and not the other fails here.
+    imports = {node.module: tuple(alias.name for alias in node.names) for node in block(package)}
+    table = lazy_table(package)
+    assert list(table.items()) == list(imports.items())
+
+
+@pytest.mark.parametrize("package", LAZY_PACKAGES, ids=lambda m: m.__name__)
 def test_each_name_is_the_object_its_module_defines(package: ModuleType) -> None:
-    table = declared_exports(package.__name__)
-    assert table, package.__name__
-    for name, (module, attr) in table.items():
-        if name not in DEPRECATED:
-            assert getattr(package, name) is getattr(importlib.import_module(module), attr), name
+    names = 0
+    for node in block(package):
+        for alias in node.names:
+            names += 1
+            if alias.name not in DEPRECATED:
+                defined = getattr(importlib.import_module(node.module or ""), alias.name)
+                assert getattr(package, alias.name) is defined, alias.name
+    assert names, package.__name__
 
 
-def test_the_reader_follows_relative_imports_and_refuses_what_it_cannot_read() -> None:
-    class Loader:
-        source: str | None = None
+BYTECODE_ONLY = """
+import sys, flexclient, flexclient.models, flexclient.params, flexclient.mirror
+assert flexclient.__file__.startswith(sys.argv[1]), flexclient.__file__
+print(flexclient.MarketplaceClient.__name__, flexclient.models.Listing.__name__,
+      flexclient.params.ListingsQueryParams.__name__, flexclient.mirror.OPTIONAL_TABLES != (),
+      len(flexclient.__all__))
+"""
 
-        def get_source(self, name: str) -> str | None:
-            return self.source
 
-    package = ModuleType("fakepkg.sub")
-    package.__loader__ = loader = Loader()  # type: ignore[assignment]
-    loader.source = (
-        "from typing import TYPE_CHECKING\n"
-        "\n"
-        "if TYPE_CHECKING:\n"
-        "    from ._a import A as A, f as f\n"
-        "    from .. import B as B\n"
-        "    from .._c import (C as C)\n"
-        "    from fakepkg.d import (\n"
-        "        D as D,\n"
-        "    )\n"
-        "\n"
-        "if not TYPE_CHECKING:\n"
-        "    from nowhere import E\n"
+@pytest.mark.parametrize("archive", [False, True], ids=["folder", "zip"])
+def test_the_package_imports_from_bytecode_alone(tmp_path: Path, archive: bool) -> None:
+    # As a freezer or a zipapp ships it: compiled, with no .py file, the names still resolve.
+    copy = tmp_path / "site"
+    shutil.copytree(
+        Path(flexclient.__file__).parent,
+        copy / "flexclient",
+        ignore=shutil.ignore_patterns("__pycache__"),
     )
-    sys.modules["fakepkg.sub"] = package
-    try:
-        assert declared_exports("fakepkg.sub") == {
-            "A": ("fakepkg.sub._a", "A"),
-            "f": ("fakepkg.sub._a", "f"),
-            "B": ("fakepkg", "B"),
-            "C": ("fakepkg._c", "C"),
-            "D": ("fakepkg.d", "D"),
-        }
-        for unreadable in (
-            "    from a import A  # no alias\n",
-            "    from a import (\n        A as A,  # a comment\n    )\n",
-            "    from a import A as A\n    import b\n",
-        ):
-            loader.source = f"\nif TYPE_CHECKING:\n{unreadable}"
-            with pytest.raises(ImportError, match="<Name> as <Name>"):
-                declared_exports("fakepkg.sub")
-        loader.source = None  # installed as bytecode alone
-        with pytest.raises(ImportError, match="bytecode"):
-            declared_exports("fakepkg.sub")
-    finally:
-        del sys.modules["fakepkg.sub"]
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", "-b", str(copy)], check=True, timeout=120
+    )
+    for source in copy.rglob("*.py"):
+        source.unlink()
+    where = copy
+    if archive:
+        where = Path(shutil.make_archive(str(tmp_path / "flexclient"), "zip", copy))
+    done = subprocess.run(
+        [sys.executable, "-c", BYTECODE_ONLY, str(where)],
+        env={**os.environ, "PYTHONPATH": str(where)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [
+        "MarketplaceClient",
+        "Listing",
+        "ListingsQueryParams",
+        "True",
+        str(len(exported(flexclient))),
+    ]
 
 
 def test_the_top_level_holds_what_programs_use() -> None:

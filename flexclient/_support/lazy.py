@@ -1,13 +1,13 @@
 """Packages whose public names are listed once and imported on first use (PEP 562).
 
 A command-line call or a serverless cold start pays for every module `import flexclient`
-runs, so the packages `flexclient`, `flexclient.models` and `flexclient.params` import a
-name's module only when the name is first read. Each lists its public names once, as imports
-under `if TYPE_CHECKING:`, one `from <module> import (<Name> as <Name>, ...)` per module: mypy
-and pyright read them there, and at run time, where the block does not run, `lazy_exports`
-reads the same block from the package's source the first time the package is asked for a name
-it does not hold yet. The package's source file must therefore be installed beside its
-bytecode, as every wheel and editable install has it.
+runs, so the packages `flexclient`, `flexclient.models`, `flexclient.params` and
+`flexclient.mirror` import a name's module only when the name is first read. Each lists its
+public names as imports under `if TYPE_CHECKING:`, one `from <module> import (<Name> as
+<Name>, ...)` per module, which mypy and pyright read; at run time, where the block does not
+run, `lazy_exports` takes the same names as a literal table, `{module: (name, ...)}`
+(tests/test_public_api.py checks that the two agree). Nothing reads a source file: an install
+of bytecode alone, or a zip archive, imports the names as any other does.
 
 A name the package hands out that is a class or function of a private module (`_clients`)
 reports the package as its `__module__`, as httpx's do: `flexclient.MarketplaceClient`, not
@@ -22,63 +22,8 @@ from __future__ import annotations
 import importlib
 import sys
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeGuard, get_args
-
-# The names of a lazy package: each public name, and the module and name it is imported from.
-Exports = dict[str, tuple[str, str]]
-
-_BLOCK = "\nif TYPE_CHECKING:\n"
-
-
-def declared_exports(package: str) -> Exports:
-    """What the `if TYPE_CHECKING:` block of `package`'s `__init__.py` imports, read from its
-    source: `{"MarketplaceClient": ("flexclient._clients", "MarketplaceClient"), ...}`.
-
-    Read as text, laid out as the formatter lays the block out: `from <module> import (`, then
-    one `<Name> as <Name>,` a line, no comment and no blank line: cheaper than parsing the
-    file with `ast`, which every start would pay for the three packages.
-    tests/test_public_api.py checks that it reads what `ast` reads.
-    """
-    namespace = sys.modules[package].__dict__
-    path = namespace.get("__file__")
-    source = _source(path, namespace.get("__loader__"), package)
-    start = source.find(_BLOCK) if source is not None else -1
-    if source is None or start < 0:
-        raise ImportError(
-            f"{package} reads its public names from the `if TYPE_CHECKING:` block of its "
-            f"source, and {path} has none (installed as bytecode alone?)",
-            name=package,
-        )
-    end = source.find("\n\n", start)  # the first blank line ends the block
-    found: Exports = {}
-    for statement in source[start : end if end > 0 else None].split("\n    from ")[1:]:
-        module, _, names = statement.partition(" import ")
-        words = names.replace(",", " ").strip().strip("()").split()
-        if "#" in names or len(words) % 3 or words[1::3] != ["as"] * (len(words) // 3):
-            raise ImportError(f"{package}: write each public name `<Name> as <Name>`: {names}")
-        level = len(module) - len(module.lstrip("."))
-        if level:  # relative: from the package itself, or above it
-            base = package.rsplit(".", level - 1)[0]
-            module = f"{base}.{module[level:]}" if module[level:] else base
-        for name, attr in zip(words[2::3], words[0::3], strict=True):
-            found[name] = (module, attr)
-    return found
-
-
-def _source(path: object, loader: object, package: str) -> str | None:
-    # The file itself, as `inspect.getsource` reads it (an import hook such as pytest's
-    # assertion rewriter may load the package and offer no source); else what the loader
-    # gives (a zip archive's).
-    if isinstance(path, str) and path.endswith(".py"):
-        try:
-            with open(path, encoding="utf-8") as file:
-                return file.read()
-        except OSError:
-            pass
-    get_source = getattr(loader, "get_source", None)
-    source: object = get_source(package) if get_source is not None else None
-    return source if isinstance(source, str) else None
 
 
 def _reports_package(value: object) -> TypeGuard[type | types.FunctionType]:
@@ -92,34 +37,33 @@ def _reports_package(value: object) -> TypeGuard[type | types.FunctionType]:
 
 
 def lazy_exports(
-    package: str, *, deprecated: Mapping[str, str] | None = None
+    package: str,
+    modules: Mapping[str, Sequence[str]],
+    *,
+    deprecated: Mapping[str, str] | None = None,
 ) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
-    """`__getattr__` and `__dir__` for `package`, whose public names are those its
-    `if TYPE_CHECKING:` block imports. In the package's `__init__.py`, after that block:
+    """`__getattr__` and `__dir__` for `package`, whose public names are those of `modules`,
+    each under the module that defines it (the same as its `if TYPE_CHECKING:` block imports).
+    In the package's `__init__.py`, after that block:
 
         if not TYPE_CHECKING:
-            __getattr__, __dir__ = lazy_exports(__name__)
+            __getattr__, __dir__ = lazy_exports(
+                __name__, {"flexclient._clients": ("IntegrationClient", "MarketplaceClient")}
+            )
 
-    `__all__` is served by `__getattr__` too: the names of the block, sorted, and the
+    `__all__` is served by `__getattr__` too: the names of the table, sorted, and the
     package's `__version__` if it has one. A name of `deprecated` (old name: new name, both in
-    the block) is left out of `__all__` and `dir()` and warns (`DeprecationWarning`) each time
+    the table) is left out of `__all__` and `dir()` and warns (`DeprecationWarning`) each time
     it is read.
     """
     namespace = sys.modules[package].__dict__
     renamed = dict(deprecated or {})
-    exports: Exports = {}
-    by_module: dict[str, list[str]] = {}  # the same, as the names each module gives
+    by_module = {module: list(names) for module, names in modules.items()}
+    exports = {name: module for module, names in by_module.items() for name in names}
     published: set[str] = set()  # modules whose names already report the package
 
-    def table() -> Exports:
-        if not exports:
-            exports.update(declared_exports(package))
-            for module, attr in exports.values():
-                by_module.setdefault(module, []).append(attr)
-        return exports
-
     def public() -> list[str]:
-        names = [name for name in table() if name not in renamed]
+        names = [name for name in exports if name not in renamed]
         if "__version__" in namespace:
             names.append("__version__")
         return sorted(names)
@@ -145,19 +89,17 @@ def lazy_exports(
         if name == "__all__":
             names = namespace["__all__"] = public()
             return names
-        # A private name is never one of the package's (and reading the table for it would be
-        # wasted: importing a submodule not yet imported, `from flexclient import _events`,
-        # asks for such an attribute first).
-        where = None if name.startswith("_") else table().get(name)
-        if where is None:
+        # A private name is never one of the package's (importing a submodule not yet
+        # imported, `from flexclient import _events`, asks for such an attribute first).
+        module = None if name.startswith("_") else exports.get(name)
+        if module is None:
             hint = ""
             if not name.startswith("_"):
                 from flexclient._support.suggest import did_you_mean
 
                 hint = did_you_mean(name, public())
             raise AttributeError(f"module {package!r} has no attribute {name!r}{hint}")
-        module, attr = where
-        value = getattr(importlib.import_module(module), attr)
+        value = getattr(importlib.import_module(module), name)
         if name in renamed:
             import warnings
 

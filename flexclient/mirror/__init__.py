@@ -33,6 +33,27 @@ if TYPE_CHECKING:
         schema_markdown as schema_markdown,
     )
 
-# For the checkers only the imports above exist: a misspelled name stays an error.
+# For the checkers only the imports above exist: a misspelled name stays an error. At run time,
+# the same names as data (no source file is read: bytecode alone, or a zip, is enough).
 if not TYPE_CHECKING:
-    __getattr__, __dir__ = lazy_exports(__name__)
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "flexclient.mirror._names": (
+                "DEFAULT_POLL_INTERVAL",
+                "OPTIONAL_TABLES",
+            ),
+            "flexclient.mirror._store": ("sqlite_path",),
+            "flexclient.mirror._sync": (
+                "Mirror",
+                "MirrorStatus",
+                "SkippedEvent",
+                "SyncReport",
+                "status",
+            ),
+            "flexclient.mirror.schema": (
+                "TABLES",
+                "schema_markdown",
+            ),
+        },
+    )

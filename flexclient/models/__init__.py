@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING
 
 from flexclient._support.lazy import lazy_exports
 
-# The public names, listed once. mypy and pyright read these imports; at run time the block
-# does not run, and each name's module is imported when the name is first used, from this
-# same block read from the source (flexclient._support.lazy). A new public name goes here.
+# The public names. mypy and pyright read these imports; at run time the block does not run,
+# and each name's module is imported when the name is first used, as the table given to
+# `lazy_exports` below says (flexclient._support.lazy). A new public name goes in both
+# (tests/test_public_api.py checks that they list the same names, in the same order).
 if TYPE_CHECKING:
     from flexclient._errors.body import (
         ErrorEnvelope as ErrorEnvelope,
@@ -133,6 +134,133 @@ if TYPE_CHECKING:
         UserProfile as UserProfile,
     )
 
-# For the checkers only the imports above exist: a misspelled name stays an error.
+# For the checkers only the imports above exist: a misspelled name stays an error. At run time,
+# the same names as data (no source file is read: bytecode alone, or a zip, is enough).
 if not TYPE_CHECKING:
-    __getattr__, __dir__ = lazy_exports(__name__)
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "flexclient._errors.body": (
+                "ErrorEnvelope",
+                "ErrorItem",
+                "ErrorSource",
+            ),
+            "flexclient.models._decoding": (
+                "CollectorPause",
+                "pause_collector_while_decoding",
+            ),
+            "flexclient.models._envelope": (
+                "Envelope",
+                "Meta",
+            ),
+            "flexclient.models._relations": (
+                "ToMany",
+                "ToOne",
+                "ToOneOrNone",
+            ),
+            "flexclient.models._resource": (
+                "Attributes",
+                "Ref",
+                "Relationship",
+                "Resource",
+                "WireModel",
+                "register_model",
+                "registered",
+                "registered_models",
+                "resource_from",
+            ),
+            "flexclient.models.assets": (
+                "Asset",
+                "AssetAttributes",
+            ),
+            "flexclient.models.availability": (
+                "AvailabilityException",
+                "AvailabilityExceptionAttributes",
+                "TimeSlot",
+                "TimeSlotAttributes",
+            ),
+            "flexclient.models.events": (
+                "AuditData",
+                "Event",
+                "EventAttributes",
+            ),
+            "flexclient.models.files": (
+                "File",
+                "FileAttachment",
+                "FileAttachmentAttributes",
+                "FileAttributes",
+                "FileDownload",
+                "FileDownloadAttributes",
+                "FileUpload",
+                "FileUploadAttributes",
+                "OwnFile",
+                "OwnFileAttributes",
+                "OwnFileDownload",
+            ),
+            "flexclient.models.images": (
+                "Image",
+                "ImageAttributes",
+                "ImageVariant",
+            ),
+            "flexclient.models.listings": (
+                "Listing",
+                "ListingAttributes",
+                "OwnListing",
+            ),
+            "flexclient.models.marketplace": (
+                "Marketplace",
+                "MarketplaceAttributes",
+            ),
+            "flexclient.models.messages": (
+                "Message",
+                "MessageAttributes",
+            ),
+            "flexclient.models.reviews": (
+                "Review",
+                "ReviewAttributes",
+            ),
+            "flexclient.models.stock": (
+                "Stock",
+                "StockAdjustment",
+                "StockAdjustmentAttributes",
+                "StockAttributes",
+                "StockReservation",
+                "StockReservationAttributes",
+            ),
+            "flexclient.models.stripe": (
+                "StripeAccount",
+                "StripeAccountAttributes",
+                "StripeAccountLink",
+                "StripeAccountLinkAttributes",
+                "StripeCard",
+                "StripeCustomer",
+                "StripeCustomerAttributes",
+                "StripePaymentMethod",
+                "StripePaymentMethodAttributes",
+                "StripePerson",
+                "StripePersonAttributes",
+                "StripeSetupIntent",
+                "StripeSetupIntentAttributes",
+            ),
+            "flexclient.models.transactions": (
+                "Booking",
+                "BookingAttributes",
+                "LineItem",
+                "ProcessTransition",
+                "ProcessTransitionAttributes",
+                "Transaction",
+                "TransactionAttributes",
+                "TransactionTransition",
+            ),
+            "flexclient.models.users": (
+                "CurrentUser",
+                "CurrentUserAttributes",
+                "PasswordReset",
+                "PermissionSet",
+                "PermissionSetAttributes",
+                "User",
+                "UserAttributes",
+                "UserProfile",
+            ),
+        },
+    )

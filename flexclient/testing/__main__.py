@@ -6,16 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from flexclient._fake_serve import add_serve_options
+from flexclient._fake_options import add_serve_options
+from flexclient.testing._serve import serve_command
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m flexclient.testing")
     commands = parser.add_subparsers(dest="command", required=True)
     add_serve_options(commands.add_parser("serve", help="serve the fake marketplace on 127.0.0.1"))
-    args = parser.parse_args(argv)
-    code: int = args.run(args)
-    return code
+    return serve_command(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

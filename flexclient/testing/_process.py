@@ -14,7 +14,7 @@ from flexclient._environment import (
     MARKETPLACE_ID_VARS,
     MARKETPLACE_SECRET_VAR,
 )
-from flexclient._fake_serve import read_banner
+from flexclient.testing._serve import read_banner
 
 
 @dataclass(frozen=True)

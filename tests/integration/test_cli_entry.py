@@ -15,8 +15,8 @@ import pytest
 import requests
 
 from flexclient import MarketplaceClient
-from flexclient._fake_serve import read_banner
 from flexclient.testing import FakeMarketplace
+from flexclient.testing._serve import read_banner
 
 MONEY = re.compile(r"^-?\d+\.\d\d EUR$")
 

@@ -14,7 +14,7 @@ import pytest
 
 from flexclient import MarketplaceClient
 from flexclient._cli import main
-from flexclient._fake_serve import read_banner
+from flexclient.testing._serve import read_banner
 
 
 @pytest.fixture

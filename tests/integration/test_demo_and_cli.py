@@ -11,7 +11,7 @@ import time
 import requests
 
 from flexclient import MarketplaceClient
-from flexclient._fake_serve import read_banner
+from flexclient.testing._serve import read_banner
 
 
 def test_demo_tours_the_library() -> None:

@@ -18,10 +18,10 @@ import requests
 
 from flexclient import MarketplaceClient
 from flexclient._assets import asset_request
-from flexclient._fake_serve import read_banner
 from flexclient.models import Listing
 from flexclient.testing import FakeMarketplace, default_assets
 from flexclient.testing._asset_trees import IMAGE_TYPES
+from flexclient.testing._serve import read_banner
 
 DATA = Path(__file__).parent.parent / "data"
 CALLS: list[dict[str, Any]] = json.loads(

@@ -1,8 +1,8 @@
 """Serving the fake marketplace until Ctrl-C: one command, two names.
 
-`flexclient fake serve` and `python -m flexclient.testing serve` take the options defined here
-and run `serve()`. Cheap to import: the fake itself is imported when it is served, so that
-`flexclient --help` answers at once.
+`flexclient fake serve` and `python -m flexclient.testing serve` take the options of
+`flexclient._fake_options` and run `serve_command`; `read_banner` reads what it prints, for
+the programs that start it (`fake_process`).
 """
 
 from __future__ import annotations
@@ -24,42 +24,15 @@ from flexclient._environment import (
     MARKETPLACE_SECRET_VAR,
     WEB_TEMPLATE_ASSET_CDN_VAR,
 )
-
-
-def add_serve_options(serve: argparse.ArgumentParser) -> None:
-    """The options of the serve command, on the parser that takes them."""
-    serve.add_argument("--port", type=int, default=8765, help="port (0 picks a free one)")
-    serve.add_argument("--seed", choices=["demo", "none"], default="demo", help="initial data")
-    serve.add_argument("--empty", action="store_true", help="no demo data (as --seed none)")
-    serve.add_argument("--token-ttl", type=float, default=3600.0, help="access token lifetime, s")
-    serve.add_argument(
-        "--rate-limits", choices=["dev", "none"], default="none", help="answer 429s as dev does"
-    )
-    serve.add_argument(
-        "--process",
-        action="append",
-        default=[],
-        metavar="PATH",
-        help="a transaction process to run (a process.edn, or its folder, which names it: "
-        "<folder>/release-1); repeat for more",
-    )
-    serve.add_argument(
-        "--assets",
-        metavar="DIR",
-        help="serve the asset tree in this folder (JSON files and images, by their paths) "
-        "instead of the fake's own",
-    )
-    serve.add_argument("--env-file", help="also write the export lines to this file")
-    serve.set_defaults(run=serve_command)
+from flexclient._errors import ProcessFileError
+from flexclient.testing._seed import DEMO_USERS
+from flexclient.testing._server import FakeMarketplace
 
 
 def serve_command(args: argparse.Namespace) -> int:
     """Serve the fake marketplace until Ctrl-C or SIGTERM, printing the variables that point
     the command line (and `MarketplaceClient()`, `IntegrationClient()`) at it; the banner
     ends with a blank line once it answers."""
-    from flexclient._errors import ProcessFileError
-    from flexclient.testing import DEMO_USERS, FakeMarketplace
-
     demo = args.seed == "demo" and not args.empty
     try:
         fake = FakeMarketplace(
