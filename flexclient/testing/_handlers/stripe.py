@@ -18,7 +18,7 @@ User = s.Record[CurrentUserAttributes]
 
 
 def _token(c: Call, name: str, prefixes: tuple[str, ...], *, required: bool = False) -> str | None:
-    token = c.b(name, str, required=required)
+    token = c.body_value(name, str, required=required)
     if token is not None and not token.startswith(prefixes):
         raise invalid("body", name, f"not a Stripe token ({' or '.join(prefixes)}...)")
     return token
@@ -46,7 +46,7 @@ def _own_account(c: Call) -> s.Record[Any]:
 def _connect(c: Call, me: User, *, required: bool) -> s.Record[Any]:
     if _stripe.account_of(c.state, me.id) is not None:
         raise ApiFailure(409, "stripe-account-already-exists", "The user has a Stripe account")
-    country = c.b("country", str, required=True) or ""
+    country = c.body_value("country", str, required=True) or ""
     _token(c, "accountToken", _stripe.ACCOUNT_TOKEN_PREFIXES, required=required)
     bank = _token(c, "bankAccountToken", _stripe.BANK_TOKEN_PREFIXES)
     account_id = _stripe.stripe_id("acct")
@@ -131,7 +131,7 @@ def current_user_delete_stripe_account(c: Call) -> dict[str, Any]:
 def account_link_create(c: Call) -> dict[str, Any]:
     account = _own_account(c)
     for key in ("failureURL", "successURL", "type"):
-        c.b(key, str, required=True)
+        c.body_value(key, str, required=True)
     url = f"https://connect.stripe.com/setup/c/{account.attributes.stripe_account_id}/fake"
     expires = c.state.time() + LINK_LIFETIME
     return c.one(
@@ -175,10 +175,10 @@ def customer_create(c: Call) -> dict[str, Any]:
     me = c.user()
     if _stripe.customer_of(c.state, me.id) is not None:
         raise ApiFailure(409, "stripe-customer-already-exists", "The user has a Stripe customer")
-    c.b("stripeCustomerEmail", str)
+    c.body_value("stripeCustomerEmail", str)
     customer = s.add(c.state, "stripeCustomer", {"stripeCustomerId": _stripe.stripe_id("cus")})
     customer.link("defaultPaymentMethod", "stripePaymentMethod", None)
-    method = c.b("stripePaymentMethodId", str)
+    method = c.body_value("stripePaymentMethodId", str)
     if method is not None:
         _payment_method(c, customer, method)
     me.link("stripeCustomer", "stripeCustomer", customer.id)
@@ -195,7 +195,7 @@ def _own_customer(c: Call) -> s.Record[Any]:
 @handles(Market.stripe_customer.cls.add_payment_method)
 def customer_add_payment_method(c: Call) -> dict[str, Any]:
     customer = _own_customer(c)
-    _payment_method(c, customer, c.b("stripePaymentMethodId", str, required=True) or "")
+    _payment_method(c, customer, c.body_value("stripePaymentMethodId", str, required=True) or "")
     return c.one(customer)
 
 
