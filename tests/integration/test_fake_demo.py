@@ -9,19 +9,13 @@ import subprocess
 import sys
 from typing import Any
 
-from flexclient import IntegrationClient, MarketplaceClient, Money
+from flexclient import MarketplaceClient, Money
 from flexclient.models import Transaction
 from flexclient.testing import DEMO_USERS, FakeMarketplace
-from tests.helpers import NO_WAIT
+from tests.helpers import NO_WAIT, integration
 from tests.integration.conftest import items
 
 EVERYTHING = ["listing", "customer", "provider", "booking", "stockReservation", "reviews"]
-
-
-def integration(fake: FakeMarketplace) -> IntegrationClient:
-    return IntegrationClient(
-        fake.client_id, fake.client_secret, base_url=fake.url, retry_policy=NO_WAIT
-    )
 
 
 def demo_user(fake: FakeMarketplace, index: int) -> MarketplaceClient:

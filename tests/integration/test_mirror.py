@@ -30,7 +30,7 @@ from flexclient.mirror.schema import LISTINGS, USERS
 from flexclient.models import OwnListing
 from flexclient.testing import FakeMarketplace
 from flexclient.testing._seed import png
-from tests.helpers import NO_WAIT
+from tests.helpers import NO_WAIT, integration
 from tests.integration.conftest import ROOM_PRICE, connect_stripe, midnight, paid_booking
 
 # The mirror's bookkeeping and the raw event log differ between a mirror that followed the
@@ -41,12 +41,6 @@ _NOT_COMPARED = {
     "_flexclient_mirror_seen",
     "_flexclient_mirror_changes",
 }
-
-
-def integration(fake: FakeMarketplace) -> IntegrationClient:
-    return IntegrationClient(
-        fake.client_id, fake.client_secret, base_url=fake.url, retry_policy=NO_WAIT
-    )
 
 
 def mirror(fake: FakeMarketplace, database: str, **options: Any) -> Mirror:
