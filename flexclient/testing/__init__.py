@@ -22,8 +22,8 @@ from flexclient.testing._asset_trees import (  # noqa: E402
     default_assets,
     read_asset_folder,
 )
-from flexclient.testing._process import Served, fake_process  # noqa: E402
 from flexclient.testing._seed import DEMO_USERS  # noqa: E402
+from flexclient.testing._serve_process import Served, fake_process  # noqa: E402
 from flexclient.testing._server import FakeMarketplace  # noqa: E402
 
 __all__ = [
