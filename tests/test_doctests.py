@@ -79,11 +79,7 @@ def test_the_docstring_examples_run(name: str) -> None:
 def test_every_module_that_shows_an_example_has_it_run() -> None:
     # An example the finder does not reach (in a comment, or in the docstring of a name
     # imported from elsewhere) would never run: each module writing `>>>` must yield one.
-    shown = {
-        name
-        for name in modules()
-        if ">>> " in inspect.getsource(imported(name)) and name != __name__
-    }
+    shown = {name for name in modules() if ">>> " in inspect.getsource(imported(name))}
     assert shown == set(WITH_EXAMPLES)
     ran = [
         example
@@ -92,4 +88,7 @@ def test_every_module_that_shows_an_example_has_it_run() -> None:
         for example in test.examples
         if not example.options.get(doctest.SKIP)
     ]
-    assert len(ran) >= 80
+    # 120 run as this is written (of 193, the rest marked +SKIP): a finder that lost the
+    # examples of a whole kind of object (as doctest's own lost every public class's) would
+    # fall far below.
+    assert len(ran) >= 100
