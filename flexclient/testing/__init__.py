@@ -2,7 +2,7 @@
 
 >>> from flexclient import MarketplaceClient
 >>> from flexclient.testing import FakeMarketplace
->>> with FakeMarketplace(seed="demo") as fake:  # doctest: +SKIP
+>>> with FakeMarketplace(seed="demo") as fake:
 ...     sdk = MarketplaceClient(fake.client_id, base_url=fake.url)
 ...     sdk.listings.query({"perPage": 5}).data.meta.total_items
 250
