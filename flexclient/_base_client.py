@@ -1,10 +1,11 @@
 """What both clients share: building requests, authenticating them, reading the answers.
 
-A call goes: parameters -> encoded request (`_query`, `_wire`, `_multipart`; a bad parameter
-fails here, before anything is sent) -> `_authorized` (token from the store, or fetched once
-for all threads; on a 401, refresh and retry; see `_authorized` for when a session is
-replaced) -> `Transport.send` (timeouts, retries) -> `_read` (decoded envelope with typed
-models, or an `ApiError`). The whole call, token requests included, ends by one deadline.
+A call goes: parameters -> encoded request (`_endpoints.checks`, `_wire`, `_http.multipart`;
+a bad parameter fails here, before anything is sent) -> `_authorized` (token from the store,
+or fetched once for all threads; on a 401, refresh and retry; see `_authorized` for when a
+session is replaced) -> `Transport.send` (timeouts, retries) -> `_read` (decoded envelope
+with typed models, or an `ApiError`). The whole call, token requests included, ends by one
+deadline.
 
 Credentials go only to the configured origin, over HTTPS or to a loopback address: a client
 with a plain-http base URL elsewhere is refused when it is made, before any connection.

@@ -517,6 +517,7 @@ class IntegrationClient(IntegrationEndpoints, _OtherHosts):
         """Follow the marketplace's events, for ever (or until caught up); the options are
         `FeedOptions`'.
 
+        >>> from flexclient import FilePositionStore
         >>> store = FilePositionStore("sync.position")
         >>> with integ.events_feed(position=store) as feed:  # doctest: +SKIP
         ...     for event in feed:

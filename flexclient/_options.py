@@ -78,7 +78,8 @@ class Options(Frozen):
 
     `with_options(...)` derives a client with some of them changed (`changed`).
 
-    >>> MarketplaceClient("CLIENT_ID", timeout=10).options.timeout  # doctest: +SKIP
+    >>> from flexclient import MarketplaceClient
+    >>> MarketplaceClient("CLIENT_ID", timeout=10).options.timeout
     10.0
     """
 

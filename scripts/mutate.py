@@ -45,7 +45,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
-# The modules mutation testing covers by default (docs/development.md has their scores).
+# The modules mutation testing covers by default (scripts/mutation-report.md has their scores).
 MODULES = (
     "flexclient/_http/transport.py",
     "flexclient/_auth/tokens.py",
@@ -668,6 +668,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a saved report of this runner: run only the mutants it names as left alive, "
         "counting the others killed (after adding tests)",
     )
+    parser.add_argument(
+        "--report",
+        type=Path,
+        help="where to write the report, as printed (default: .cache/mutate/report.txt "
+        "under --root); --recheck takes it",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="mutants run at once")
     parser.add_argument("--progress", action="store_true", help="print each mutant's fate")
     parser.add_argument("--list", action="store_true", help="list the mutants; run nothing")
@@ -686,6 +692,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     scores: list[Score] = []
+    report: list[str] = []
+
+    def say(line: str) -> None:
+        report.append(line)
+        print(line, flush=True)
+
     try:
         for _ in range(args.jobs):
             made.append(Path(tempfile.mkdtemp(prefix="mutate-")))
@@ -710,24 +722,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             scores.append(score)
             again = f", rechecking the survivors of {args.recheck}" if path in scored else ""
-            print(score.line() + f" [{time.monotonic() - started:.0f} s{again}]", flush=True)
+            say(score.line() + f" [{time.monotonic() - started:.0f} s{again}]")
             for mutant, ran, covering in score.survived:
                 of = f" of {covering}" if covering > ran else ""
-                print(
+                say(
                     f"  survived: {path}:{mutant.line}: {mutant.description} "
-                    f"({ran}{of} covering test(s) ran)",
-                    flush=True,
+                    f"({ran}{of} covering test(s) ran)"
                 )
             for mutant in score.uncovered:
-                print(f"  no test runs: {path}:{mutant.line}: {mutant.description}", flush=True)
+                say(f"  no test runs: {path}:{mutant.line}: {mutant.description}")
             for mutant in score.errors:
-                print(f"  could not run: {path}:{mutant.line}: {mutant.description}", flush=True)
+                say(f"  could not run: {path}:{mutant.line}: {mutant.description}")
     finally:
         for folder in made:
             shutil.rmtree(folder, ignore_errors=True)
-    print()
+    say("")
     for score in scores:
-        print(score.line())
+        say(score.line())
+    written: Path = args.report or root / ".cache" / "mutate" / "report.txt"
+    written.parent.mkdir(parents=True, exist_ok=True)
+    written.write_text("\n".join(report) + "\n", encoding="utf-8")
+    print(f"(report written to {written})")
     return 0
 
 

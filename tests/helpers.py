@@ -1,19 +1,23 @@
 """What the tests share besides fixtures: the test origins, body builders, canned answers,
-and an adapter for races between threads (tests/conftest.py holds the fixtures)."""
+an Integration API client of a fake marketplace, and an adapter for races between threads
+(tests/conftest.py holds the fixtures)."""
 
 from __future__ import annotations
 
 import io
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import requests
 import requests_mock
 from requests.adapters import BaseAdapter
 
-from flexclient import RetryPolicy
+from flexclient import IntegrationClient, RetryPolicy
 from flexclient._wire.formats import TRANSIT
+
+if TYPE_CHECKING:
+    from flexclient.testing import FakeMarketplace
 
 MP = "https://mp.test"
 IG = "https://ig.test"
@@ -50,6 +54,14 @@ def token_json(
     if refresh is not None:
         data["refresh_token"] = refresh
     return data
+
+
+def integration(fake: FakeMarketplace) -> IntegrationClient:
+    """An Integration API client of `fake`, with its credentials, that does not wait
+    between retries."""
+    return IntegrationClient(
+        fake.client_id, fake.client_secret, base_url=fake.url, retry_policy=NO_WAIT
+    )
 
 
 def transit_body(value: Mapping[str, object]) -> bytes:

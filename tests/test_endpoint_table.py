@@ -245,28 +245,41 @@ def test_each_optional_kind_widens_its_kind() -> None:
     assert (Command.kind, OptionalCommand.kind, Upload.kind) == ("command", "command", "upload")
 
 
+def help_text(obj: object) -> str:
+    """What `help(obj)` shows, its words and signs read as a reader reads them: the lines
+    pydoc and the docstrings break are not part of what is said."""
+    return " ".join(pydoc.plain(pydoc.render_doc(obj)).split())
+
+
 def test_help_says_what_the_endpoint_does_its_path_its_credits_and_its_keys(
     sdk: MarketplaceClient,
 ) -> None:
-    shown = pydoc.plain(pydoc.render_doc(sdk.own_listings.create))
+    shown = help_text(sdk.own_listings.create)
     assert "create(body_params: 'OwnListingsCreateParams', query_params: " in shown
     assert "= None) -> 'Response[Envelope[OwnListing]]'" in shown
     assert "Create a listing of the logged-in user" in shown
     assert "POST /v1/api/own_listings/create answers an OwnListing" in shown
     assert "Credits: 10 a call (Standard write)." in shown
-    assert "keys: title (required), description, geolocation, price," in shown
+    assert (
+        "keys: title (required), description, geolocation, price, availabilityPlan, publicData,"
+        " privateData, images, protectedFileAttachments"
+    ) in shown
     assert "keys: expand, include, fields.<type>, limit.<relationship>" in shown
-    assert "timeout, deadline, credit_budget" in shown
+    assert "Options, as keywords or in opts: timeout, deadline, credit_budget." in shown
     assert "A POST endpoint" not in shown  # the kind's docstring, which says nothing of it
-    listed = pydoc.plain(pydoc.render_doc(sdk.listings.query))
+    listed = help_text(sdk.listings.query)
     assert "query(params: 'ListingsQueryParams' = None, /, *, custom: " in listed
     assert "GET /v1/api/listings/query answers a page of Listings; `.iter()`" in listed
     assert "Credits: 5 a call (Heavy read)." in listed
-    upload = IntegrationClient("a", "b").images.upload.__doc__ or ""
-    assert "credit_budget, on_upload_progress,\n    progress_bar." in upload
+    # An upload takes the options of its progress too.
+    upload = help_text(IntegrationClient("a", "b").images.upload)
+    assert (
+        "Options, as keywords or in opts: timeout, deadline, credit_budget, on_upload_progress,"
+        " progress_bar."
+    ) in upload
     assert "Credits: 30 a call (Image upload), and its data transfer." in upload
     # A group's help shows each of its methods so.
-    group = pydoc.plain(pydoc.render_doc(sdk.own_listings))
+    group = help_text(sdk.own_listings)
     assert "create(body_params: 'OwnListingsCreateParams'" in group
     assert "Create a listing of the logged-in user" in group
     # The kinds keep their own docstrings.

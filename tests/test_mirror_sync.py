@@ -140,13 +140,13 @@ def test_polling_every_10_s_is_allowed_faster_only_when_asked(tmp_path: Path) ->
 
 def test_a_mirror_closes_its_database_when_its_block_ends(database_url: str) -> None:
     with Mirror(IntegrationClient("id", "secret"), database_url) as m:
-        assert m.store.count("users") == 0
+        assert m.status().rows["users"] == 0
     with pytest.raises(MirrorError, match="closed"):
-        m.store.count("users")
+        m.status()
     other = Mirror(IntegrationClient("id", "secret"), database_url)
     other.close()
     with pytest.raises(MirrorError, match="closed"):
-        other.store.count("users")
+        other.status()
 
 
 def test_a_report_tells_skipped_events_unread_resources_and_failures_waited_out() -> None:

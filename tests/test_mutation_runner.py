@@ -77,7 +77,10 @@ def test_the_runner_scores_a_module_and_names_the_survivors(project: Path) -> No
 
 def test_a_recheck_runs_the_survivors_again_after_tests_are_added(project: Path) -> None:
     report = project / "report.txt"
-    report.write_text(mutate(project, "tinypkg/calc.py"))
+    printed = mutate(project, "--report", str(report), "tinypkg/calc.py")
+    # The report file is what was printed, to be kept and given to --recheck.
+    assert printed.endswith(report.read_text() + f"(report written to {report})\n")
+    assert "survived: tinypkg/calc.py:5: >= -> >" in report.read_text()
     with (project / "test_calc.py").open("a") as tests:
         tests.write("\n\ndef test_the_boundary() -> None:\n    assert is_adult(18) is True\n")
     out = mutate(project, "--recheck", str(report), "tinypkg/calc.py")

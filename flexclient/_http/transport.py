@@ -254,7 +254,7 @@ class RawResponse(Frozen):
 
 
 class Metering(Protocol):
-    """What a caller's requests cost (`flexclient.credits.Charge`): `check(path)` before each
+    """What a caller's requests cost (`flexclient._charging.Charge`): `check(path)` before each
     attempt is sent (it raises to stop it), `record(path, status)` for each answer (status 0:
     sent, and no answer came)."""
 

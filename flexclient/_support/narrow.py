@@ -5,7 +5,8 @@ a type checker.
 items; these checks say what is known instead: items of some type (`object`), each to be
 checked in turn. `is_json_object` is for values parsed from JSON, whose keys are strings.
 
-Each is a call: not for the loops that decode every response (`_transit`, `_wire`).
+Each is a call: not for the loops that decode every response (`_wire.transit_reader`,
+`_wire.values`).
 """
 
 from __future__ import annotations

@@ -186,9 +186,15 @@ class SyncReport:
     """What a sync did: rows written and deleted by table, requests and credits spent, the
     position reached, and whether it took a snapshot (and why).
 
-    >>> print(mirror.sync())  # doctest: +SKIP
-    snapshot (first sync): 120 requests, 124 credits, position 5817
-      listings: 1,204 upserted, 0 deleted
+    >>> report = SyncReport(  # as `mirror.sync()` returns it after a first sync
+    ...     upserted={"listings": 1204, "users": 310}, deleted={"listings": 2},
+    ...     requests=120, credits=Decimal(124), position=5817, snapshot="first sync",
+    ...     events=3,
+    ... )
+    >>> print(report)
+    snapshot (first sync): 3 events, 120 requests, 124 credits, position 5817
+      listings: 1,204 upserted, 2 deleted
+      users: 310 upserted, 0 deleted
     """
 
     upserted: dict[str, int] = field(default_factory=dict[str, int])

@@ -9,6 +9,7 @@ open families (`pub_*`, `meta_*`, `priv_*`, `prot_*`, `imageVariant.*`, and `fie
 docs/typing.md. `object_query` writes the value of an object parameter (`imageVariant.*`) as
 the official SDK's `util.objectQueryString` does.
 
+>>> from flexclient.params import ListingsQueryParams
 >>> params: ListingsQueryParams = {"perPage": 5, "include": ["author", "images"]}
 """
 

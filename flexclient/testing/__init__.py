@@ -2,7 +2,7 @@
 
 >>> from flexclient import MarketplaceClient
 >>> from flexclient.testing import FakeMarketplace
->>> with FakeMarketplace(seed="demo") as fake:  # doctest: +SKIP
+>>> with FakeMarketplace(seed="demo") as fake:
 ...     sdk = MarketplaceClient(fake.client_id, base_url=fake.url)
 ...     sdk.listings.query({"perPage": 5}).data.meta.total_items
 250
@@ -22,8 +22,8 @@ from flexclient.testing._asset_trees import (  # noqa: E402
     default_assets,
     read_asset_folder,
 )
-from flexclient.testing._process import Served, fake_process  # noqa: E402
 from flexclient.testing._seed import DEMO_USERS  # noqa: E402
+from flexclient.testing._serve_process import Served, fake_process  # noqa: E402
 from flexclient.testing._server import FakeMarketplace  # noqa: E402
 
 __all__ = [

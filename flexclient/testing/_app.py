@@ -26,7 +26,7 @@ from flexclient._http.limits import PresetName, RateLimits, TokenBucket
 from flexclient._support.narrow import is_json_object, is_list
 from flexclient._wire.formats import FORMATS, JSON, TRANSIT, WireDecodeError, WireFormat
 from flexclient.credits import bills_transfer, usage_type
-from flexclient.testing import _auth_api, _cors, _fake_stripe, _handlers, _state
+from flexclient.testing import _auth_api, _cors, _handlers, _state
 from flexclient.testing._asset_trees import AssetTrees
 from flexclient.testing._call import ApiFailure, Call
 from flexclient.testing._context import TRANSACTION, Context
@@ -35,6 +35,7 @@ from flexclient.testing._handlers import files
 from flexclient.testing._metering import Meters, wire_path
 from flexclient.testing._render import Api
 from flexclient.testing._routes import API_OF_SEGMENT, BY_PATH, handler_for
+from flexclient.testing._stripe import browser as stripe_browser
 
 assert _handlers  # imported for its handlers, which register themselves
 
@@ -392,15 +393,15 @@ class FakeApp:
         return Response(b"Access denied", 403, content_type="text/plain")
 
     def stripe(self, request: Request) -> Response:
-        """The calls of Stripe.js a payment makes (`flexclient.testing._fake_stripe`)."""
+        """The calls of Stripe.js a payment makes (`flexclient.testing._stripe.browser`)."""
         with self._faults_lock:
             self.requests.append((request.method, request.path))
-        if request.path == _fake_stripe.STRIPE_JS_PATH and request.method == "GET":
-            script = _fake_stripe.stripe_js(request.host_url.rstrip("/"))
+        if request.path == stripe_browser.STRIPE_JS_PATH and request.method == "GET":
+            script = stripe_browser.stripe_js(request.host_url.rstrip("/"))
             return Response(script, 200, content_type="text/javascript; charset=utf-8")
         form = {k: request.values[k] for k in request.values}
         with self.state.lock:
-            status, body = _fake_stripe.serve(self.state, request.method, request.path, form)
+            status, body = stripe_browser.serve(self.state, request.method, request.path, form)
         return Response(json.dumps(body), status, content_type="application/json")
 
     def image(self, image_id: uuid.UUID) -> Response:

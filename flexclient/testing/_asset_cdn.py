@@ -4,7 +4,8 @@ its own (`FakeMarketplace` answers the same API on its port too).
 The API and its versions are `flexclient.testing._asset_trees.AssetTrees`'s; this server adds
 what tests of a client need: the requests it received, injected faults, and a meter.
 
->>> with FakeAssetCDN({"content/translations.json": {"hello": "Hei"}}) as cdn:  # doctest: +SKIP
+>>> from flexclient import MarketplaceClient
+>>> with FakeAssetCDN({"content/translations.json": {"hello": "Hei"}}) as cdn:
 ...     sdk = MarketplaceClient(cdn.client_id, asset_cdn_base_url=cdn.url)
 ...     sdk.asset_by_alias("content/translations.json").data.data
 {'hello': 'Hei'}

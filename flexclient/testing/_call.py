@@ -197,7 +197,11 @@ class Call:
 
     # --- query parameters ----------------------------------------------------------------------
 
-    def q(self, name: str, parse: Callable[[str], T], *, required: bool = False) -> T | None:
+    def query_value(
+        self, name: str, parse: Callable[[str], T], *, required: bool = False
+    ) -> T | None:
+        """The query parameter `name` read by `parse`; None when absent (400 when
+        `required`), 400 naming it when `parse` refuses it."""
         raw = self.params.get(name)
         if raw is None:
             if required:
@@ -210,8 +214,9 @@ class Call:
             why = expected(parse) or str(exc) or raw
             raise invalid("query", name, why) from exc
 
-    def q_id(self, name: str = "id") -> uuid.UUID:
-        value = self.q(name, uuid.UUID, required=True)
+    def query_id(self, name: str = "id") -> uuid.UUID:
+        """The required query parameter `name` as a UUID."""
+        value = self.query_value(name, uuid.UUID, required=True)
         assert value is not None
         return value
 
@@ -220,18 +225,22 @@ class Call:
     # A list or a map in the body holds values of any type, under text keys: the overloads
     # say so (from the bare class alone, a type checker takes its contents for unknown).
     @overload
-    def b(
+    def body_value(
         self, name: str, kind: type[list[Any]], *, required: bool = False
     ) -> list[object] | None: ...
     @overload
-    def b(
+    def body_value(
         self, name: str, kind: type[dict[Any, Any]], *, required: bool = False
     ) -> dict[str, object] | None: ...
     @overload
-    def b(
+    def body_value(
         self, name: str, kind: type[T] | tuple[type, ...], *, required: bool = False
     ) -> T | None: ...
-    def b(self, name: str, kind: type[T] | tuple[type, ...], *, required: bool = False) -> T | None:
+    def body_value(
+        self, name: str, kind: type[T] | tuple[type, ...], *, required: bool = False
+    ) -> T | None:
+        """The body value `name`, which must be of `kind`; None when absent or null (400
+        when `required`)."""
         if name not in self.body or self.body[name] is None:
             if required:
                 raise missing("body", name)
@@ -241,7 +250,8 @@ class Call:
             raise invalid("body", name, f"expected {getattr(kind, '__name__', kind)}")
         return value  # type: ignore[return-value]
 
-    def b_id(self, name: str = "id") -> uuid.UUID:
+    def body_id(self, name: str = "id") -> uuid.UUID:
+        """The required body value `name` as a UUID."""
         value = self.body.get(name)
         if value is None:
             raise missing("body", name)
@@ -250,7 +260,8 @@ class Call:
         except ValueError as exc:
             raise invalid("body", name, "not a UUID") from exc
 
-    def b_time(self, name: str) -> dt.datetime:
+    def body_time(self, name: str) -> dt.datetime:
+        """The required body value `name` as a timestamp."""
         value = self.body.get(name)
         if value is None:
             raise missing("body", name)
@@ -326,8 +337,10 @@ class Call:
         max_per_page: int = MAX_PER_PAGE,
     ) -> dict[str, Any]:
         """A query answer: one page of the results, with pagination meta."""
-        page = self.q("page", _positive, required=False) or 1
-        per_page = self.q("perPage", _per_page(max_per_page), required=False) or MAX_PER_PAGE
+        page = self.query_value("page", _positive, required=False) or 1
+        per_page = (
+            self.query_value("perPage", _per_page(max_per_page), required=False) or MAX_PER_PAGE
+        )
         total = len(records)
         pages = max(1, math.ceil(total / per_page))
         chunk = records[(page - 1) * per_page : page * per_page]

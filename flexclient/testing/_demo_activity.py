@@ -29,11 +29,11 @@ from flexclient.testing import _state as s
 from flexclient.testing._app import FakeApp
 from flexclient.testing._context import TRANSACTION, Context
 from flexclient.testing._engine import run_due
-from flexclient.testing._fake_stripe import FakeStripe
 from flexclient.testing._render import Api
 from flexclient.testing._routes import SEGMENTS
 from flexclient.testing._seed import DEMO_USERS, LISTING_TYPES, seed_demo
 from flexclient.testing._stock import quantity
+from flexclient.testing._stripe.browser import FakeStripe
 
 Listing = s.Record[ListingAttributes]
 HISTORY = dt.timedelta(days=60)  # how far back the demo's activity begins

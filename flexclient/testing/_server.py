@@ -17,10 +17,10 @@ from flexclient.testing._asset_trees import AssetTrees, default_assets, read_ass
 from flexclient.testing._auth_api import Clients
 from flexclient.testing._call import ApiFailure
 from flexclient.testing._context import CONSOLE, TRANSACTION, Context
-from flexclient.testing._fake_stripe import FakeStripe
 from flexclient.testing._loopback import LoopbackServer
 from flexclient.testing._metering import Metered
 from flexclient.testing._processes import ProcessSources, load, load_all
+from flexclient.testing._stripe.browser import FakeStripe
 
 
 class FakeMarketplace(Metered, LoopbackServer):

@@ -36,8 +36,8 @@ from flexclient.models import (
 from flexclient.testing._schema import changed, stored
 
 if TYPE_CHECKING:
-    from flexclient.testing._payment_intents import PaymentIntent
     from flexclient.testing._processes import Process
+    from flexclient.testing._stripe.payment_intents import PaymentIntent
 
 A = TypeVar("A", bound=BaseModel)
 MARKETPLACE_ID = uuid.UUID(int=1)

@@ -24,7 +24,7 @@ from flexclient import (
 from flexclient.credits import UsageMeter
 from flexclient.testing import FakeAssetCDN, FakeMarketplace
 from flexclient.testing._seed import png
-from tests.helpers import NO_WAIT
+from tests.helpers import NO_WAIT, integration
 from tests.integration.conftest import login
 
 pytest_plugins = ["pytester"]
@@ -372,9 +372,7 @@ def test_the_client_and_the_fake_agree_over_every_endpoint_and_status(
 ) -> None:
     fake = fake_marketplace
     sdk = login(fake, "every@example.com").with_options(max_retries=1)
-    integ = IntegrationClient(
-        fake.client_id, fake.client_secret, base_url=fake.url, retry_policy=NO_WAIT
-    )
+    integ = integration(fake)
     sent = 0
     for client in (sdk, integ):
         for n, (path, bound) in enumerate(every_call(client)):

@@ -9,19 +9,15 @@ import subprocess
 import sys
 from typing import Any
 
-from flexclient import IntegrationClient, MarketplaceClient, Money
+import pytest
+
+from flexclient import ConflictError, MarketplaceClient, Money
 from flexclient.models import Transaction
 from flexclient.testing import DEMO_USERS, FakeMarketplace
-from tests.helpers import NO_WAIT
+from tests.helpers import NO_WAIT, integration
 from tests.integration.conftest import items
 
 EVERYTHING = ["listing", "customer", "provider", "booking", "stockReservation", "reviews"]
-
-
-def integration(fake: FakeMarketplace) -> IntegrationClient:
-    return IntegrationClient(
-        fake.client_id, fake.client_secret, base_url=fake.url, retry_policy=NO_WAIT
-    )
 
 
 def demo_user(fake: FakeMarketplace, index: int) -> MarketplaceClient:
@@ -121,36 +117,65 @@ def test_the_demo_users_talk_and_review(demo_marketplace: FakeMarketplace) -> No
     assert aino.reviews.query({"state": "pending"}).data.data == []
 
 
-def test_every_demo_listing_can_be_booked(demo_marketplace: FakeMarketplace) -> None:
-    """Booking a demo listing failed with transaction-missing-stripe-account: its author now
-    has a Stripe account."""
+def test_every_demo_listing_can_be_transacted_on_by_its_own_process(
+    demo_marketplace: FakeMarketplace,
+) -> None:
+    """Booking a demo listing failed with transaction-missing-stripe-account: every author now
+    has a Stripe account, and every listing (booked by the day, bought, or asked about, as its
+    `transactionProcessAlias` says) takes the first transition of its process, priced; a
+    listing sold out (the demo has some, as a real marketplace does) refuses a purchase."""
     fake = demo_marketplace
-    for index in range(len(DEMO_USERS)):
-        me = demo_user(fake, index).current_user.show().data.data
-        assert me.attributes.stripe_connected is True
-    chloe = demo_user(fake, 2)
-    dev = demo_user(fake, 3).current_user.show().data.data
-    listing = chloe.listings.query({"authorId": dev.id, "perPage": 1}).data.data[0]
-    assert listing.attributes.price is not None
+    customers = [demo_user(fake, index) for index in range(len(DEMO_USERS))]
+    ids = [sdk.current_user.show().data.data.id for sdk in customers]
+    for sdk in customers:
+        assert sdk.current_user.show().data.data.attributes.stripe_connected is True
     start = (fake.now + dt.timedelta(days=40)).replace(hour=0, minute=0, second=0, microsecond=0)
-    tx = (
-        chloe.trusted_client()
-        .transactions.initiate_speculative(
-            {
-                "processAlias": "default-booking/release-1",
-                "transition": "transition/request-payment",
-                "params": {
-                    "listingId": listing.id,
-                    "bookingStart": start,
-                    "bookingEnd": start + dt.timedelta(days=1),
-                    "lineItems": items(listing.attributes.price),
-                },
-            },
-            {"expand": True},
-        )
-        .data.data
+    listings = list(
+        customers[0].listings.query.iter({"perPage": 100, "include": ["author", "currentStock"]})
     )
-    assert tx.attributes.payin_total == listing.attributes.price
+    assert len(listings) == 250
+    started: dict[str, int] = {}
+    for listing in listings:
+        price = listing.attributes.price
+        alias = (listing.attributes.public_data or {}).get("transactionProcessAlias")
+        assert price is not None and isinstance(alias, str), listing.attributes.title
+        # Someone other than the author transacts.
+        customer = customers[(ids.index(listing.author.id) + 1) % len(customers)]
+        params: dict[str, Any] = {"listingId": listing.id}
+        transition = "transition/request-payment"
+        if alias.startswith("default-booking/"):
+            end = start + dt.timedelta(days=1)
+            params |= {"bookingStart": start, "bookingEnd": end, "lineItems": items(price)}
+        elif alias.startswith("default-purchase/"):
+            params |= {"stockReservationQuantity": 1, "lineItems": items(price)}
+            stock = listing.current_stock
+            if stock is None or stock.attributes.quantity == 0:
+                with pytest.raises(ConflictError) as refused:
+                    customer.trusted_client().transactions.initiate_speculative(
+                        {"processAlias": alias, "transition": transition, "params": params}
+                    )
+                assert refused.value.codes == ["transaction-listing-insufficient-stock"]
+                started["sold out"] = started.get("sold out", 0) + 1
+                continue
+        else:
+            transition = "transition/inquire-without-payment"
+        tx = (
+            customer.trusted_client()
+            .transactions.initiate_speculative(
+                {"processAlias": alias, "transition": transition, "params": params},
+                {"expand": True},
+            )
+            .data.data
+        )
+        if transition == "transition/request-payment":
+            assert tx.attributes.payin_total == price, listing.attributes.title
+        started[alias] = started.get(alias, 0) + 1
+    assert started == {
+        "default-booking/release-1": 150,
+        "default-purchase/release-1": 57,
+        "sold out": 18,
+        "default-inquiry/release-1": 25,
+    }
 
 
 def test_the_demo_is_the_same_on_every_run() -> None:

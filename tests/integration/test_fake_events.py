@@ -10,19 +10,13 @@ import pytest
 
 from flexclient import IntegrationClient, MarketplaceClient, MemoryPositionStore, Money
 from flexclient.testing import FakeMarketplace
-from tests.helpers import NO_WAIT
+from tests.helpers import integration
 from tests.integration.conftest import ROOM_PRICE, hosted_room, midnight, paid_booking
 
 
 def kinds(integ: IntegrationClient, **params: object) -> list[tuple[str | None, uuid.UUID | None]]:
     events = integ.events.query(params).data.data  # type: ignore[arg-type]
     return [(e.attributes.event_type, e.attributes.resource_id) for e in events]
-
-
-def integration(fake: FakeMarketplace) -> IntegrationClient:
-    return IntegrationClient(
-        fake.client_id, fake.client_secret, base_url=fake.url, retry_policy=NO_WAIT
-    )
 
 
 def test_related_events_are_the_resources_own_and_those_of_what_refers_to_it(

@@ -24,7 +24,7 @@ from flexclient import (
 from flexclient.models import Transaction
 from flexclient.testing import FakeMarketplace
 from flexclient.testing import _state as s
-from tests.helpers import NO_WAIT
+from tests.helpers import integration
 from tests.integration.conftest import connect_stripe, items, login
 
 DATA = Path(__file__).parents[1] / "data" / "processes"
@@ -93,9 +93,7 @@ def parties() -> Iterator[Parties]:
         customer.current_user.update_profile(
             {"protectedData": {"phoneNumber": "+358 40 123", "shoeSize": 44}}
         )
-        integ = IntegrationClient(
-            fake.client_id, fake.client_secret, base_url=fake.url, retry_policy=NO_WAIT
-        )
+        integ = integration(fake)
         yield Parties(fake, provider, customer, integ, listing.id)
 
 

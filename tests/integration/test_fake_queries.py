@@ -27,6 +27,7 @@ from flexclient.params import (
     TransactionsQueryParams,
 )
 from flexclient.testing import FakeMarketplace
+from tests.helpers import integration
 from tests.integration.conftest import ROOM_PRICE, hosted_room, midnight, paid_booking
 
 # --- values the API refuses, refused in its words --------------------------------------------
@@ -98,10 +99,6 @@ def test_bounds_off_the_earth_are_refused_and_the_poles_are_not(
 
 
 # --- the order of a query: a plain key descending, "-key" ascending, newest first by default --
-
-
-def integration(fake: FakeMarketplace) -> IntegrationClient:
-    return IntegrationClient(fake.client_id, fake.client_secret, base_url=fake.url)
 
 
 def created(resources: Sequence[Listing | User | Transaction]) -> list[dt.datetime]:

@@ -7,9 +7,10 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from flexclient import IntegrationClient, MarketplaceClient, Money
+from flexclient import MarketplaceClient, Money
 from flexclient.testing import DEMO_USERS, FakeMarketplace
 from flexclient.testing._seed import png
+from tests.helpers import integration
 from tests.js_sdks import ROOT, run_js
 
 SCRIPT = ROOT / "tests" / "parity" / "drive_fake.js"
@@ -76,7 +77,7 @@ def test_official_sdks_decode_what_the_fake_sends(tmp_path: Path) -> None:
         assert js["update"] == {"title": "JS bike, renamed", "metadata": {"rank": 2}}
 
         # flexclient sees the listing the JS SDK made, and the events of both SDKs' changes.
-        integ = IntegrationClient(fake.client_id, fake.client_secret, base_url=fake.url)
+        integ = integration(fake)
         made = integ.listings.show({"id": c["id"], "include": ["images"]}).data.data
         assert made.attributes.title == "JS bike, renamed" and made.attributes.price == Money(
             5000, "EUR"

@@ -19,8 +19,10 @@ import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
+import requests
 
 from flexclient import IntegrationClient, MarketplaceClient, MirrorError, Money, ParameterError
 from flexclient._cli import main as cli_main
@@ -30,7 +32,7 @@ from flexclient.mirror.schema import LISTINGS, USERS
 from flexclient.models import OwnListing
 from flexclient.testing import FakeMarketplace
 from flexclient.testing._seed import png
-from tests.helpers import NO_WAIT
+from tests.helpers import NO_WAIT, integration
 from tests.integration.conftest import ROOM_PRICE, connect_stripe, midnight, paid_booking
 
 # The mirror's bookkeeping and the raw event log differ between a mirror that followed the
@@ -41,12 +43,6 @@ _NOT_COMPARED = {
     "_flexclient_mirror_seen",
     "_flexclient_mirror_changes",
 }
-
-
-def integration(fake: FakeMarketplace) -> IntegrationClient:
-    return IntegrationClient(
-        fake.client_id, fake.client_secret, base_url=fake.url, retry_policy=NO_WAIT
-    )
 
 
 def mirror(fake: FakeMarketplace, database: str, **options: Any) -> Mirror:
@@ -847,7 +843,7 @@ def test_a_sync_stopped_between_batches_has_not_caught_up(
 
 
 def test_a_resource_gone_before_its_image_is_read_does_not_hold_up_the_next(
-    database_url: str, monkeypatch: pytest.MonkeyPatch
+    database_url: str,
 ) -> None:
     # Two users take new profile images and two listings new images; a hundred events later
     # the first user's draft is discarded and the user deletes their account. The first
@@ -875,17 +871,25 @@ def test_a_resource_gone_before_its_image_is_read_does_not_hold_up_the_next(
             second.own_listings.update({"id": room.id, "title": f"Room {n}"})
         first.own_listings.discard_draft({"id": draft.id})
         first.current_user.delete({"currentPassword": "pass-word-1"})
-        # Any number of rows until the first batch's images are read; none after.
-        budget = WriteBudget(monkeypatch, sys.maxsize)
+        # The process is killed once the first batch's images are read and written: as it
+        # asks for the next batch.
+        shown: list[str] = []
 
-        def counted(self: Mirror, *args: Any, **kwargs: Any) -> None:
-            fetch(self, *args, **kwargs)
-            budget.left = 0
+        def killed_at_the_next_batch(response: requests.Response, *_: object, **__: object) -> None:
+            path = urlsplit(response.url).path
+            if path.endswith(("/listings/show", "/users/show")):
+                shown.append(path)
+            elif path.endswith("/events/query") and shown:
+                raise Crash
 
-        fetch = Mirror._fetch_missing_images  # pyright: ignore[reportPrivateUsage]
-        monkeypatch.setattr(Mirror, "_fetch_missing_images", counted)
-        with mirror(fake, db) as m, pytest.raises(Crash):
+        session = requests.Session()
+        session.hooks["response"].append(killed_at_the_next_batch)
+        integ = IntegrationClient(
+            fake.client_id, fake.client_secret, base_url=fake.url, session=session
+        )
+        with Mirror(integ, db, clock=lambda: fake.now) as m, pytest.raises(Crash):
             m.sync()
+        assert len(shown) == 4  # each listing and user, the two gone included
     images = {r[0] for r in contents(db)["images"]}
     assert set(kept) <= images and not set(gone) & images
 
@@ -944,30 +948,32 @@ def test_a_new_snapshot_replays_from_its_own_mark_not_the_old_position(
     assert contents(db) == fresh_snapshot(demo, new_database(), messages=True)
 
 
+class CrashingProgress(io.StringIO):
+    """A progress stream whose process is killed as it draws a table's progress line for the
+    `at`-th time (the mirror draws it after each parent's rows are written)."""
+
+    def __init__(self, table: str, at: int) -> None:
+        super().__init__()
+        self.line, self.at = f"snapshot: {table} ", at
+
+    def write(self, text: str, /) -> int:
+        if self.line in text:
+            self.at -= 1
+            if self.at == 0:
+                raise Crash
+        return super().write(text)
+
+
 def test_a_snapshot_killed_in_a_table_read_per_parent_resumes_at_the_next_parent(
-    demo: FakeMarketplace,
-    database_url: str,
-    new_database: Callable[[], str],
-    monkeypatch: pytest.MonkeyPatch,
+    demo: FakeMarketplace, database_url: str, new_database: Callable[[], str]
 ) -> None:
     # Messages are read transaction by transaction, each transaction's written with the
     # transaction it has got to: a run killed after three reads the rest, not all again.
     db = database_url
-    show, shown = Mirror._show_progress, {"messages": 0}  # pyright: ignore[reportPrivateUsage]
-
-    def crashing(self: Mirror, table: Any) -> None:
-        show(self, table)
-        if table.name == "messages":
-            shown["messages"] += 1
-            if shown["messages"] == 3:
-                raise Crash
-
-    monkeypatch.setattr(Mirror, "_show_progress", crashing)
-    m = mirror(demo, db, messages=True)
+    m = mirror(demo, db, messages=True, progress=True, stream=CrashingProgress("messages", 3))
     with pytest.raises(Crash):
         m.sync()
     m.close()
-    monkeypatch.setattr(Mirror, "_show_progress", show)
     transactions = len(contents(db)["transactions"])
     before = len(demo.requests)
     with mirror(demo, db, messages=True) as again:

@@ -10,12 +10,12 @@ import dlt
 import duckdb
 import pytest
 
-from flexclient import IntegrationClient, MarketplaceClient
+from flexclient import MarketplaceClient
 from flexclient.mirror import status
 from flexclient.mirror.dlt import _DLT_TYPES, dlt_source
 from flexclient.mirror.schema import LISTINGS, Kind
 from flexclient.testing import FakeMarketplace
-from tests.helpers import NO_WAIT
+from tests.helpers import NO_WAIT, integration
 
 
 @pytest.fixture(autouse=True)
@@ -32,9 +32,7 @@ def test_runs_merge_changes_and_delete_what_was_deleted(
     warehouse = tmp_path / "warehouse.duckdb"
     staging = f"sqlite:///{tmp_path / 'staging.db'}"
     with FakeMarketplace(seed="demo") as fake:
-        integ = IntegrationClient(
-            fake.client_id, fake.client_secret, base_url=fake.url, retry_policy=NO_WAIT
-        )
+        integ = integration(fake)
         host = MarketplaceClient(fake.client_id, base_url=fake.url, retry_policy=NO_WAIT)
         host.current_user.create(
             {"email": "h@example.com", "password": "pass-word-1", "firstName": "H", "lastName": "O"}

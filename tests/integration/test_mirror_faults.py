@@ -25,7 +25,7 @@ from flexclient.mirror import Mirror, SkippedEvent
 from flexclient.mirror._store import Store
 from flexclient.mirror.schema import SqlValue, Table
 from flexclient.testing import FakeMarketplace
-from tests.integration.test_mirror import integration
+from tests.helpers import integration
 
 EVENTS_QUERY = "/v1/integration_api/events/query"
 LISTINGS_SHOW = "/v1/integration_api/listings/show"

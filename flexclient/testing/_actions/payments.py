@@ -1,17 +1,17 @@
 """The Stripe actions: a PaymentIntent made for the payin, confirmed (by the browser first,
 with Stripe.js), captured, refunded, and the provider paid out. See
-`flexclient.testing._payment_intents` for the intents themselves."""
+`flexclient.testing._stripe.payment_intents` for the intents themselves."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from flexclient.testing import _payment_intents as pi
 from flexclient.testing import _state as s
 from flexclient.testing._call import ApiFailure, invalid
 from flexclient.testing._step import Step, conflict
-from flexclient.testing._stripe import account_of, customer_of
+from flexclient.testing._stripe import payment_intents as pi
+from flexclient.testing._stripe.accounts import account_of, customer_of
 
 INVALID_STATUS = "stripe-invalid-payment-intent-status"
 

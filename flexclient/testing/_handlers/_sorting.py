@@ -153,7 +153,7 @@ def created_window(c: Call, name: str, table: Mapping[uuid.UUID, R]) -> list[R]:
     """The records of `table` (the state's table `name`) within the call's
     `createdAtStart`/`createdAtEnd`, oldest first (see `has_window`); all of them, in the
     table's order, when the call gives neither."""
-    start, end = c.q("createdAtStart", time), c.q("createdAtEnd", time)
+    start, end = c.query_value("createdAtStart", time), c.query_value("createdAtEnd", time)
     if start is None and end is None:
         return list(table.values())
     order: CreatedOrder[R] = c.state.query_indexes.setdefault(name, CreatedOrder())
@@ -168,7 +168,7 @@ def has_window(c: Call) -> bool:
 def created_within(c: Call, records: list[R]) -> list[R]:
     """The records created from `createdAtStart` (inclusive) until `createdAtEnd`
     (exclusive), where the call gives them."""
-    start, end = c.q("createdAtStart", time), c.q("createdAtEnd", time)
+    start, end = c.query_value("createdAtStart", time), c.query_value("createdAtEnd", time)
     if start is None and end is None:
         return records
     return [r for r in records if _within(created_at(r), start, end)]

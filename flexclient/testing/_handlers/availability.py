@@ -16,11 +16,11 @@ from flexclient.testing._routes import handles
 
 @handles(Market.availability_exceptions.cls.create, Integ.availability_exceptions.cls.create)
 def create(c: Call) -> dict[str, Any]:
-    target = own_or_any_listing(c, c.b_id("listingId"))
-    start, end = c.b_time("start"), c.b_time("end")
+    target = own_or_any_listing(c, c.body_id("listingId"))
+    start, end = c.body_time("start"), c.body_time("end")
     if end <= start:
         raise invalid("body", "end", "must be after start")
-    seats = c.b("seats", int, required=True) or 0
+    seats = c.body_value("seats", int, required=True) or 0
     values = {"seats": seats, "start": start, "end": end}
     made = s.new("availabilityException", AvailabilityExceptionAttributes, values)
     made.link("listing", "listing", target.id)
@@ -31,9 +31,11 @@ def create(c: Call) -> dict[str, Any]:
 
 @handles(Market.availability_exceptions.cls.query, Integ.availability_exceptions.cls.query)
 def query(c: Call) -> dict[str, Any]:
-    target = own_or_any_listing(c, c.q("listingId", uuid.UUID, required=True) or uuid.UUID(int=0))
-    start = c.q("start", time, required=True)
-    end = c.q("end", time, required=True)
+    target = own_or_any_listing(
+        c, c.query_value("listingId", uuid.UUID, required=True) or uuid.UUID(int=0)
+    )
+    start = c.query_value("start", time, required=True)
+    end = c.query_value("end", time, required=True)
     assert start is not None and end is not None
     found = [
         e
@@ -54,7 +56,7 @@ def _end(e: s.Record[AvailabilityExceptionAttributes]) -> Any:
 
 @handles(Market.availability_exceptions.cls.delete, Integ.availability_exceptions.cls.delete)
 def delete(c: Call) -> dict[str, Any]:
-    found = c.state.exceptions.get(c.b_id())
+    found = c.state.exceptions.get(c.body_id())
     if found is None:
         raise not_found("Availability exception")
     own_or_any_listing(c, found.one("listing") or uuid.UUID(int=0))

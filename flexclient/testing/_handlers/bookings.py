@@ -20,8 +20,8 @@ MAX_SLOTS_PER_PAGE = 500
 
 
 def _range(c: Call) -> tuple[dt.datetime, dt.datetime]:
-    start = c.q("start", time, required=True)
-    end = c.q("end", time, required=True)
+    start = c.query_value("start", time, required=True)
+    end = c.query_value("end", time, required=True)
     assert start is not None and end is not None
     if end <= start:
         raise invalid("query", "end", "must be after start")
@@ -32,7 +32,7 @@ def _range(c: Call) -> tuple[dt.datetime, dt.datetime]:
 
 @handles(Market.timeslots.cls.query)
 def timeslots(c: Call) -> dict[str, Any]:
-    found = listing(c, c.q("listingId", uuid.UUID, required=True) or uuid.UUID(int=0))
+    found = listing(c, c.query_value("listingId", uuid.UUID, required=True) or uuid.UUID(int=0))
     published = found.attributes.state == "published"
     if not published and found.one("author") != c.grant.user_id:
         raise not_found("Listing")
@@ -54,14 +54,14 @@ def _by_interval(
     `intervalAlign`), and in each at most `maxPerInterval` slots that last at least
     `minDurationStartingInInterval` minutes from the interval's start on. Without
     `intervalDuration`, every slot."""
-    size = c.q("intervalDuration", duration)
+    size = c.query_value("intervalDuration", duration)
     if size is None:
         return spans
     if size <= dt.timedelta(0):
         raise invalid("query", "intervalDuration", "a positive duration")
-    most = c.q("maxPerInterval", int)
-    shortest = dt.timedelta(minutes=c.q("minDurationStartingInInterval", int) or 0)
-    at = c.q("intervalAlign", time) or start
+    most = c.query_value("maxPerInterval", int)
+    shortest = dt.timedelta(minutes=c.query_value("minDurationStartingInInterval", int) or 0)
+    at = c.query_value("intervalAlign", time) or start
     while at > start:
         at -= size
     kept: list[_availability.Span] = []
@@ -79,9 +79,11 @@ def _by_interval(
 @handles(Market.bookings.cls.query)
 def bookings(c: Call) -> dict[str, Any]:
     # A provider's view of the bookings of a listing of theirs.
-    found = listing(c, c.q("listingId", uuid.UUID, required=True) or uuid.UUID(int=0), own=True)
+    found = listing(
+        c, c.query_value("listingId", uuid.UUID, required=True) or uuid.UUID(int=0), own=True
+    )
     start, end = _range(c)
-    states = c.q("states", words) or c.q("state", words)
+    states = c.query_value("states", words) or c.query_value("state", words)
     result = [
         b
         for b in _availability.bookings_of(c.state, found.id)

@@ -15,11 +15,11 @@ MAX_PER_PAGE = 100
 
 @handles(Integ.events.cls.query)
 def query(c: Call) -> dict[str, Any]:
-    after = c.q("startAfterSequenceId", int)
-    start = c.q("createdAtStart", time)
-    types = c.q("eventTypes", words)
-    resource = c.q("resourceId", uuid.UUID)
-    related = c.q("relatedResourceId", uuid.UUID)
+    after = c.query_value("startAfterSequenceId", int)
+    start = c.query_value("createdAtStart", time)
+    types = c.query_value("eventTypes", words)
+    resource = c.query_value("resourceId", uuid.UUID)
+    related = c.query_value("relatedResourceId", uuid.UUID)
     events = c.state.kept_events()
     if after is not None:
         events = [e for e in events if (e.attributes.sequence_id or 0) > after]
@@ -32,7 +32,7 @@ def query(c: Call) -> dict[str, Any]:
     if related is not None:
         relations = c.state.event_relations
         events = [e for e in events if related in relations.get(e.id, ())]
-    per_page = c.q("perPage", int) or MAX_PER_PAGE
+    per_page = c.query_value("perPage", int) or MAX_PER_PAGE
     if not 1 <= per_page <= MAX_PER_PAGE:
         raise invalid("query", "perPage", f"1 to {MAX_PER_PAGE}")
     body = c.renderer.document([c.view(e) for e in events[:per_page]], many=True)

@@ -44,9 +44,9 @@ def _own_file(c: Call, fid: uuid.UUID) -> s.Record[Any]:
 
 
 def _register(c: Call, owner: uuid.UUID | None) -> s.Record[Any]:
-    name = c.b("name", str, required=True) or ""
-    mime = c.b("mimeType", str, required=True) or ""
-    size = c.b("size", int, required=True) or 0
+    name = c.body_value("name", str, required=True) or ""
+    mime = c.body_value("mimeType", str, required=True) or ""
+    size = c.body_value("size", int, required=True) or 0
     if not name.strip():
         raise invalid("body", "name", "must not be empty")
     if not 0 < size <= MAX_SIZE:
@@ -79,7 +79,7 @@ def own_files_create(c: Call) -> dict[str, Any]:
 def files_create(c: Call) -> dict[str, Any]:
     owner = c.body.get("ownerId")
     if owner is not None:
-        owner = c.b_id("ownerId")
+        owner = c.body_id("ownerId")
         if owner not in c.state.users:
             raise not_found("User")
     return c.one(_register(c, owner))
@@ -87,7 +87,7 @@ def files_create(c: Call) -> dict[str, Any]:
 
 @handles(Market.own_files.cls.show)
 def own_files_show(c: Call) -> dict[str, Any]:
-    return c.one(_own_file(c, c.q_id()))
+    return c.one(_own_file(c, c.query_id()))
 
 
 def _linked(record: s.Record[Any], relationship: str, wanted: uuid.UUID | None) -> bool:
@@ -96,9 +96,9 @@ def _linked(record: s.Record[Any], relationship: str, wanted: uuid.UUID | None) 
 
 @handles(Integ.files.cls.query)
 def files_query(c: Call) -> dict[str, Any]:
-    owner = c.q("ownerId", uuid.UUID)
-    wanted = c.q("ids", ids)
-    message = c.q("messageId", uuid.UUID)
+    owner = c.query_value("ownerId", uuid.UUID)
+    wanted = c.query_value("ids", ids)
+    message = c.query_value("messageId", uuid.UUID)
     # The files of a message: those its attachments name.
     of_message = {
         a.one("file")
@@ -127,7 +127,7 @@ def _token(c: Call, kind: str, fid: uuid.UUID) -> tuple[str, dt.datetime]:
 
 @handles(Market.file_uploads.cls.create, Integ.file_uploads.cls.create)
 def uploads_create(c: Call) -> dict[str, Any]:
-    target = _own_file(c, c.b_id("fileId"))
+    target = _own_file(c, c.body_id("fileId"))
     if target.attributes.state != PENDING:
         raise ApiFailure(409, "conflict", "The file has been uploaded already")
     token, expires = _token(c, "upload", target.id)
@@ -155,7 +155,7 @@ def _download(c: Call, target: s.Record[Any], stored_type: str) -> dict[str, Any
 
 @handles(Market.own_file_downloads.cls.create)
 def own_downloads_create(c: Call) -> dict[str, Any]:
-    return _download(c, _own_file(c, c.b_id("fileId")), "fileDownload")
+    return _download(c, _own_file(c, c.body_id("fileId")), "fileDownload")
 
 
 def _attachment(c: Call, aid: uuid.UUID) -> s.Record[Any]:
@@ -183,10 +183,10 @@ def _may_see(c: Call, attachment: s.Record[Any]) -> bool:
 def downloads_create(c: Call) -> dict[str, Any]:
     if c.body.get("fileAttachmentId") is not None:
         target = _file(
-            c, _attachment(c, c.b_id("fileAttachmentId")).one("file") or uuid.UUID(int=0)
+            c, _attachment(c, c.body_id("fileAttachmentId")).one("file") or uuid.UUID(int=0)
         )
     else:
-        fid = c.b_id("fileId")
+        fid = c.body_id("fileId")
         seen = [
             a
             for a in c.state.table("fileAttachment").values()
@@ -202,7 +202,7 @@ def downloads_create(c: Call) -> dict[str, Any]:
 @handles(Market.files.cls.show)
 def files_show(c: Call) -> dict[str, Any]:
     attachment = _attachment(
-        c, c.q("fileAttachmentId", uuid.UUID, required=True) or uuid.UUID(int=0)
+        c, c.query_value("fileAttachmentId", uuid.UUID, required=True) or uuid.UUID(int=0)
     )
     return c.one(_file(c, attachment.one("file") or uuid.UUID(int=0)))
 
@@ -210,8 +210,11 @@ def files_show(c: Call) -> dict[str, Any]:
 @handles(Integ.file_attachments.cls.query)
 def attachments_query(c: Call) -> dict[str, Any]:
     # Attachments of the fake are of messages only: a listing or transaction finds none.
-    by = {name: c.q(f"{name}Id", uuid.UUID) for name in ("message", "listing", "transaction")}
-    files = c.q("fileIds", ids)
+    by = {
+        name: c.query_value(f"{name}Id", uuid.UUID)
+        for name in ("message", "listing", "transaction")
+    }
+    files = c.query_value("fileIds", ids)
     found = [
         a
         for a in c.state.table("fileAttachment").values()

@@ -48,13 +48,13 @@ def _query(c: Call, listings: list[Listing], *, own: bool) -> dict[str, Any]:
             "keywords and origin cannot be combined",
             ["query", "keywords"],
         )
-    wanted = c.q("ids", ids)
-    author = c.q("authorId", uuid.UUID)
-    states = c.q("states", words)
-    low, high = c.q("price", price_range) or (None, None)
-    bounds = c.q("bounds", floats(4))
-    c.q("origin", floats(2))
-    min_stock = c.q("minStock", int)
+    wanted = c.query_value("ids", ids)
+    author = c.query_value("authorId", uuid.UUID)
+    states = c.query_value("states", words)
+    low, high = c.query_value("price", price_range) or (None, None)
+    bounds = c.query_value("bounds", floats(4))
+    c.query_value("origin", floats(2))
+    min_stock = c.query_value("minStock", int)
     keywords = [w.lower() for w in c.params.get("keywords", "").split()]
     result = [lst for lst in listings if not lst.attributes.deleted]
     if not own and c.api == "marketplace":
@@ -97,14 +97,14 @@ def _available(c: Call, listings: list[Listing]) -> list[Listing]:
     """The listings free between `start` and `end`: for the whole time (`day-full`,
     `time-full`, the default) or for some of it (`day-partial`, `time-partial`), with at
     least `seats` seats and, for partial availability, `minDuration` minutes in one stretch."""
-    start, end = c.q("start", time), c.q("end", time)
+    start, end = c.query_value("start", time), c.query_value("end", time)
     if start is None and end is None:
         return listings
     if start is None or end is None or end <= start:
         raise invalid("query", "end" if start else "start", "start and end go together")
     mode = c.params.get("availability", "day-full")
-    seats = c.q("seats", int) or 1
-    shortest = dt.timedelta(minutes=c.q("minDuration", int) or 0)
+    seats = c.query_value("seats", int) or 1
+    shortest = dt.timedelta(minutes=c.query_value("minDuration", int) or 0)
     kept: list[Listing] = []
     for lst in listings:
         if mode.endswith("-full"):
@@ -149,7 +149,7 @@ def query(c: Call) -> dict[str, Any]:
 
 @handles(Market.listings.cls.show, Integ.listings.cls.show)
 def show(c: Call) -> dict[str, Any]:
-    found = listing(c, c.q_id())
+    found = listing(c, c.query_id())
     published = found.attributes.state == "published"
     if c.api == "marketplace" and not published and found.one("author") != c.grant.user_id:
         raise not_found("Listing")
@@ -166,16 +166,16 @@ def own_query(c: Call) -> dict[str, Any]:
 
 @handles(Market.own_listings.cls.show)
 def own_show(c: Call) -> dict[str, Any]:
-    return c.one(listing(c, c.q_id(), own=True))
+    return c.one(listing(c, c.query_id(), own=True))
 
 
 def _write(c: Call, target: Listing) -> None:
     """The body's listing fields (by the listing model) and images, written to `target`."""
-    if "title" in c.body and not (c.b("title", str) or "").strip():
+    if "title" in c.body and not (c.body_value("title", str) or "").strip():
         raise invalid("body", "title", "must not be empty")
     target.attributes = c.write(target.attributes, only=_writable(c))
     if "images" in c.body:
-        images = c.b("images", list) or []
+        images = c.body_value("images", list) or []
         try:
             image_ids = [uuid.UUID(str(i)) for i in images]
         except ValueError as exc:
@@ -194,7 +194,7 @@ def _create(c: Call, author: s.Record[Any], state: str) -> dict[str, Any]:
     made = s.new("listing", ListingAttributes, {"state": state, "created_at": c.state.time()})
     made.link("marketplace", "marketplace", s.MARKETPLACE_ID)
     made.link("author", "user", author.id)
-    c.b("title", str, required=True)
+    c.body_value("title", str, required=True)
     _write(c, made)
     c.state.listings[made.id] = made
     c.emit("listing/created", made, None)
@@ -228,13 +228,13 @@ def _update(c: Call, target: Listing) -> dict[str, Any]:
 
 @handles(Market.own_listings.cls.update)
 def own_update(c: Call) -> dict[str, Any]:
-    return _update(c, listing(c, c.b_id(), own=True))
+    return _update(c, listing(c, c.body_id(), own=True))
 
 
 @handles(Market.own_listings.cls.add_image)
 def own_add_image(c: Call) -> dict[str, Any]:
-    target = listing(c, c.b_id(), own=True)
-    image_id = c.b_id("imageId")
+    target = listing(c, c.body_id(), own=True)
+    image_id = c.body_id("imageId")
     if image_id not in c.state.images:
         raise invalid("body", "imageId", "no such image")
     before = c.snapshot(target)
@@ -247,7 +247,7 @@ def _state_change(from_states: tuple[str, ...], to: str, *, own: bool) -> Handle
     """A handler that moves a listing from one of `from_states` to `to`."""
 
     def handler(c: Call) -> dict[str, Any]:
-        target = listing(c, c.b_id(), own=own)
+        target = listing(c, c.body_id(), own=own)
         if target.attributes.state not in from_states:
             raise ApiFailure(
                 409,
@@ -264,7 +264,7 @@ def _state_change(from_states: tuple[str, ...], to: str, *, own: bool) -> Handle
 
 @handles(Market.own_listings.cls.discard_draft)
 def own_discard_draft(c: Call) -> dict[str, Any]:
-    target = listing(c, c.b_id(), own=True)
+    target = listing(c, c.body_id(), own=True)
     if target.attributes.state != "draft":
         raise ApiFailure(409, "listing-invalid-state", "Only a draft can be discarded")
     answer = c.one(target)
@@ -284,8 +284,8 @@ handles(Integ.listings.cls.close)(_state_change(("published",), "closed", own=Fa
 
 @handles(Integ.listings.cls.create)
 def integ_create(c: Call) -> dict[str, Any]:
-    author = user(c, c.b_id("authorId"))
-    state = c.b("state", str) or "published"
+    author = user(c, c.body_id("authorId"))
+    state = c.body_value("state", str) or "published"
     if state not in ("published", "pendingApproval"):
         raise invalid("body", "state", "published or pendingApproval")
     return _create(c, author, state)
@@ -293,4 +293,4 @@ def integ_create(c: Call) -> dict[str, Any]:
 
 @handles(Integ.listings.cls.update)
 def integ_update(c: Call) -> dict[str, Any]:
-    return _update(c, listing(c, c.b_id()))
+    return _update(c, listing(c, c.body_id()))

@@ -18,9 +18,9 @@ MAX_MESSAGE = 10_000
 
 @handles(Market.messages.cls.send)
 def send(c: Call) -> dict[str, Any]:
-    tx = transaction(c, c.b_id("transactionId"))
+    tx = transaction(c, c.body_id("transactionId"))
     party(c, tx)
-    content = c.b("content", str, required=True) or ""
+    content = c.body_value("content", str, required=True) or ""
     if not content.strip() or len(content) > MAX_MESSAGE:
         raise invalid("body", "content", f"1 to {MAX_MESSAGE} characters")
     message = s.add(c.state, "message", {"content": content, "createdAt": c.state.time()})
@@ -41,7 +41,7 @@ def attach_files(c: Call, message: s.Record[Any]) -> None:
 
 @handles(Market.messages.cls.query, Integ.messages.cls.query)
 def query(c: Call) -> dict[str, Any]:
-    tx_id = c.q("transactionId", uuid.UUID, required=c.api == "marketplace")
+    tx_id = c.query_value("transactionId", uuid.UUID, required=c.api == "marketplace")
     table = c.state.table("message")
     if tx_id is not None:
         tx = transaction(c, tx_id)
@@ -64,7 +64,7 @@ def _visible(c: Call, review: s.Record[Any]) -> bool:
 
 @handles(Market.reviews.cls.show)
 def show(c: Call) -> dict[str, Any]:
-    review = c.state.table("review").get(c.q_id())
+    review = c.state.table("review").get(c.query_id())
     if review is None or review.attributes.deleted or not _visible(c, review):
         raise not_found("Review")
     return c.one(review)
@@ -80,11 +80,11 @@ def reviews(c: Call) -> dict[str, Any]:
         ("subjectId", "subject"),
         ("transactionId", "transaction"),
     ):
-        wanted = c.q(name, uuid.UUID)
+        wanted = c.query_value(name, uuid.UUID)
         if wanted is not None:
             found = [r for r in found if r.one(relationship) == wanted]
     for name, attribute in (("type", "type"), ("state", "state")):
-        values = c.q(name, words)
+        values = c.query_value(name, words)
         if values is not None:
             found = [r for r in found if getattr(r.attributes, attribute) in values]
     found.sort(key=lambda r: r.attributes.created_at, reverse=True)

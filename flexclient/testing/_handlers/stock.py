@@ -17,9 +17,9 @@ from flexclient.testing._stock import adjust, quantity, set_quantity
 
 @handles(Market.stock.cls.compare_and_set, Integ.stock.cls.compare_and_set)
 def compare_and_set(c: Call) -> dict[str, Any]:
-    target = own_or_any_listing(c, c.b_id("listingId"))
+    target = own_or_any_listing(c, c.body_id("listingId"))
     old = c.body.get("oldTotal")
-    new = c.b("newTotal", int, required=True)
+    new = c.body_value("newTotal", int, required=True)
     assert new is not None
     if new < 0:
         raise invalid("body", "newTotal", "must not be negative")
@@ -34,8 +34,8 @@ def compare_and_set(c: Call) -> dict[str, Any]:
 
 @handles(Market.stock_adjustments.cls.create, Integ.stock_adjustments.cls.create)
 def adjustments_create(c: Call) -> dict[str, Any]:
-    target = own_or_any_listing(c, c.b_id("listingId"))
-    change = c.b("quantity", int, required=True)
+    target = own_or_any_listing(c, c.body_id("listingId"))
+    change = c.body_value("quantity", int, required=True)
     assert change is not None
     if (quantity(c.state, target.id) or 0) + change < 0:
         raise ApiFailure(409, "conflict", "Stock cannot go below zero")
@@ -48,8 +48,13 @@ def adjustments_create(c: Call) -> dict[str, Any]:
 
 @handles(Market.stock_adjustments.cls.query, Integ.stock_adjustments.cls.query)
 def adjustments_query(c: Call) -> dict[str, Any]:
-    target = own_or_any_listing(c, c.q("listingId", uuid.UUID, required=True) or uuid.UUID(int=0))
-    start, end = c.q("start", time, required=True), c.q("end", time, required=True)
+    target = own_or_any_listing(
+        c, c.query_value("listingId", uuid.UUID, required=True) or uuid.UUID(int=0)
+    )
+    start, end = (
+        c.query_value("start", time, required=True),
+        c.query_value("end", time, required=True),
+    )
     assert start is not None and end is not None
     found = [
         a
@@ -66,7 +71,7 @@ def _at(a: s.Record[StockAdjustmentAttributes]) -> Any:
 
 @handles(Integ.stock_reservations.cls.show)
 def reservations_show(c: Call) -> dict[str, Any]:
-    reservation = c.state.table("stockReservation").get(c.q_id())
+    reservation = c.state.table("stockReservation").get(c.query_id())
     if reservation is None:
         raise not_found("Stock reservation")
     return c.one(reservation)

@@ -9,16 +9,16 @@ from typing import Any
 from flexclient._endpoints.table import MarketplaceEndpoints as Market
 from flexclient.models import CurrentUserAttributes
 from flexclient.testing import _state as s
-from flexclient.testing import _stripe
 from flexclient.testing._call import ApiFailure, Call, invalid, not_found
 from flexclient.testing._routes import handles
+from flexclient.testing._stripe import accounts
 
 LINK_LIFETIME = dt.timedelta(minutes=5)
 User = s.Record[CurrentUserAttributes]
 
 
 def _token(c: Call, name: str, prefixes: tuple[str, ...], *, required: bool = False) -> str | None:
-    token = c.b(name, str, required=required)
+    token = c.body_value(name, str, required=required)
     if token is not None and not token.startswith(prefixes):
         raise invalid("body", name, f"not a Stripe token ({' or '.join(prefixes)}...)")
     return token
@@ -37,20 +37,20 @@ def _business(c: Call, current: dict[str, Any] | None = None) -> dict[str, Any]:
 
 
 def _own_account(c: Call) -> s.Record[Any]:
-    account = _stripe.account_of(c.state, c.user().id)
+    account = accounts.account_of(c.state, c.user().id)
     if account is None:
         raise not_found("Stripe account")
     return account
 
 
 def _connect(c: Call, me: User, *, required: bool) -> s.Record[Any]:
-    if _stripe.account_of(c.state, me.id) is not None:
+    if accounts.account_of(c.state, me.id) is not None:
         raise ApiFailure(409, "stripe-account-already-exists", "The user has a Stripe account")
-    country = c.b("country", str, required=True) or ""
-    _token(c, "accountToken", _stripe.ACCOUNT_TOKEN_PREFIXES, required=required)
-    bank = _token(c, "bankAccountToken", _stripe.BANK_TOKEN_PREFIXES)
-    account_id = _stripe.stripe_id("acct")
-    data = _stripe.account_data(account_id, country, _business(c), bank is not None)
+    country = c.body_value("country", str, required=True) or ""
+    _token(c, "accountToken", accounts.ACCOUNT_TOKEN_PREFIXES, required=required)
+    bank = _token(c, "bankAccountToken", accounts.BANK_TOKEN_PREFIXES)
+    account_id = accounts.stripe_id("acct")
+    data = accounts.account_data(account_id, country, _business(c), bank is not None)
     account = s.add(
         c.state, "stripeAccount", {"stripeAccountId": account_id, "stripeAccountData": data}
     )
@@ -71,9 +71,9 @@ def _enabled(me: User, data: dict[str, Any] | None) -> None:
 
 def _update(c: Call, account: s.Record[Any], me: User) -> None:
     data = dict(account.attributes.stripe_account_data or {})
-    _token(c, "accountToken", _stripe.ACCOUNT_TOKEN_PREFIXES)
-    if _token(c, "bankAccountToken", _stripe.BANK_TOKEN_PREFIXES) is not None:
-        fresh = _stripe.account_data(data["id"], data["country"], {}, True)
+    _token(c, "accountToken", accounts.ACCOUNT_TOKEN_PREFIXES)
+    if _token(c, "bankAccountToken", accounts.BANK_TOKEN_PREFIXES) is not None:
+        fresh = accounts.account_data(data["id"], data["country"], {}, True)
         data.update(payouts_enabled=True, external_accounts=fresh["external_accounts"])
         data["requirements"] = fresh["requirements"]
     data["business_profile"] = _business(c, data.get("business_profile"))
@@ -131,7 +131,7 @@ def current_user_delete_stripe_account(c: Call) -> dict[str, Any]:
 def account_link_create(c: Call) -> dict[str, Any]:
     account = _own_account(c)
     for key in ("failureURL", "successURL", "type"):
-        c.b(key, str, required=True)
+        c.body_value(key, str, required=True)
     url = f"https://connect.stripe.com/setup/c/{account.attributes.stripe_account_id}/fake"
     expires = c.state.time() + LINK_LIFETIME
     return c.one(
@@ -142,15 +142,15 @@ def account_link_create(c: Call) -> dict[str, Any]:
 @handles(Market.stripe_persons.cls.create)
 def person_create(c: Call) -> dict[str, Any]:
     _own_account(c)
-    _token(c, "personToken", _stripe.PERSON_TOKEN_PREFIXES, required=True)
-    return c.one(s.add(c.state, "stripePerson", {"stripePersonId": _stripe.stripe_id("person")}))
+    _token(c, "personToken", accounts.PERSON_TOKEN_PREFIXES, required=True)
+    return c.one(s.add(c.state, "stripePerson", {"stripePersonId": accounts.stripe_id("person")}))
 
 
 @handles(Market.stripe_setup_intents.cls.create)
 def setup_intent_create(c: Call) -> dict[str, Any]:
     c.user()
-    intent = _stripe.stripe_id("seti")
-    secret = f"{intent}_secret_{_stripe.stripe_id('s')[2:]}"
+    intent = accounts.stripe_id("seti")
+    secret = f"{intent}_secret_{accounts.stripe_id('s')[2:]}"
     values = {"stripeSetupIntentId": intent, "clientSecret": secret}
     return c.one(s.add(c.state, "stripeSetupIntent", values), whole=True)
 
@@ -161,7 +161,7 @@ def _payment_method(c: Call, customer: s.Record[Any], method: str) -> None:
     values = {
         "type": "stripe-payment-method/card",
         "stripePaymentMethodId": method,
-        "card": _stripe.card(method),
+        "card": accounts.card(method),
     }
     made = s.add(c.state, "stripePaymentMethod", values)
     old = customer.one("defaultPaymentMethod")
@@ -173,12 +173,12 @@ def _payment_method(c: Call, customer: s.Record[Any], method: str) -> None:
 @handles(Market.stripe_customer.cls.create)
 def customer_create(c: Call) -> dict[str, Any]:
     me = c.user()
-    if _stripe.customer_of(c.state, me.id) is not None:
+    if accounts.customer_of(c.state, me.id) is not None:
         raise ApiFailure(409, "stripe-customer-already-exists", "The user has a Stripe customer")
-    c.b("stripeCustomerEmail", str)
-    customer = s.add(c.state, "stripeCustomer", {"stripeCustomerId": _stripe.stripe_id("cus")})
+    c.body_value("stripeCustomerEmail", str)
+    customer = s.add(c.state, "stripeCustomer", {"stripeCustomerId": accounts.stripe_id("cus")})
     customer.link("defaultPaymentMethod", "stripePaymentMethod", None)
-    method = c.b("stripePaymentMethodId", str)
+    method = c.body_value("stripePaymentMethodId", str)
     if method is not None:
         _payment_method(c, customer, method)
     me.link("stripeCustomer", "stripeCustomer", customer.id)
@@ -186,7 +186,7 @@ def customer_create(c: Call) -> dict[str, Any]:
 
 
 def _own_customer(c: Call) -> s.Record[Any]:
-    customer = _stripe.customer_of(c.state, c.user().id)
+    customer = accounts.customer_of(c.state, c.user().id)
     if customer is None:
         raise not_found("Stripe customer")
     return customer
@@ -195,7 +195,7 @@ def _own_customer(c: Call) -> s.Record[Any]:
 @handles(Market.stripe_customer.cls.add_payment_method)
 def customer_add_payment_method(c: Call) -> dict[str, Any]:
     customer = _own_customer(c)
-    _payment_method(c, customer, c.b("stripePaymentMethodId", str, required=True) or "")
+    _payment_method(c, customer, c.body_value("stripePaymentMethodId", str, required=True) or "")
     return c.one(customer)
 
 

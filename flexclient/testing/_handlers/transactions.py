@@ -42,7 +42,7 @@ def party(c: Call, tx: Transaction) -> Actor:
 
 
 def _params(c: Call) -> dict[str, Any]:
-    params = c.b("params", dict) or {}
+    params = c.body_value("params", dict) or {}
     return dict(params)
 
 
@@ -50,8 +50,8 @@ def _initiate(c: Call, *, speculative: bool = False) -> dict[str, Any]:
     tx = _engine.initiate(
         c.ctx,
         c.user(),
-        c.b("processAlias", str, required=True) or "",
-        c.b("transition", str, required=True) or "",
+        c.body_value("processAlias", str, required=True) or "",
+        c.body_value("transition", str, required=True) or "",
         _params(c),
         trusted=trusted(c),
         speculative=speculative,
@@ -60,8 +60,8 @@ def _initiate(c: Call, *, speculative: bool = False) -> dict[str, Any]:
 
 
 def _transition(c: Call, *, speculative: bool = False) -> dict[str, Any]:
-    tx = transaction(c, c.b_id())
-    name = c.b("transition", str, required=True) or ""
+    tx = transaction(c, c.body_id())
+    name = c.body_value("transition", str, required=True) or ""
     by = party(c, tx)
     _engine.transition(
         c.ctx, tx, name, _params(c), by=by, trusted=trusted(c), speculative=speculative
@@ -111,20 +111,20 @@ def query(c: Call) -> dict[str, Any]:
             or (only != "sale" and t.one("customer") == me)
         ]
     for name in ("userId", "customerId", "providerId", "listingId"):
-        wanted = c.q(name, uuid.UUID)
+        wanted = c.query_value(name, uuid.UUID)
         if wanted is None:
             continue
         roles = {"userId": ("customer", "provider"), "customerId": ("customer",)}.get(
             name, (name.removesuffix("Id"),)
         )
         found = [t for t in found if any(t.one(role) == wanted for role in roles)]
-    last = c.q("lastTransitions", words)
+    last = c.query_value("lastTransitions", words)
     if last is not None:
         found = [t for t in found if t.attributes.last_transition in last]
-    names = c.q("processNames", words)
+    names = c.query_value("processNames", words)
     if names is not None:
         found = [t for t in found if t.attributes.process_name in names]
-    states = c.q("states", words)
+    states = c.query_value("states", words)
     if states is not None:
         found = [t for t in found if t.attributes.state in states]
     found = created_within(c, found)
@@ -132,10 +132,10 @@ def query(c: Call) -> dict[str, Any]:
         ("hasBooking", "booking"),
         ("hasStockReservation", "stockReservation"),
     ):
-        wanted_flag = c.q(flag, _boolean)
+        wanted_flag = c.query_value(flag, _boolean)
         if wanted_flag is not None:
             found = [t for t in found if (t.one(relationship) is not None) == wanted_flag]
-    has_message = c.q("hasMessage", _boolean)
+    has_message = c.query_value("hasMessage", _boolean)
     if has_message is not None:
         found = [t for t in found if bool(t.many("messages")) == has_message]
     found = filter_extended(c, found)
@@ -150,14 +150,14 @@ def _boolean(raw: str) -> bool:
 
 @handles(Market.transactions.cls.show, Integ.transactions.cls.show)
 def show(c: Call) -> dict[str, Any]:
-    tx = transaction(c, c.q_id())
+    tx = transaction(c, c.query_id())
     party(c, tx)
     return c.one(tx)
 
 
 @handles(Integ.transactions.cls.update_metadata)
 def update_metadata(c: Call) -> dict[str, Any]:
-    tx = transaction(c, c.b_id())
+    tx = transaction(c, c.body_id())
     before = c.snapshot(tx)
     tx.attributes = c.write(tx.attributes, only=["metadata"])
     c.emit("transaction/updated", tx, before)
@@ -183,7 +183,7 @@ def transition_resource(process: Process, t: Transition) -> s.Record[Any]:
 
 @handles(Market.process_transitions.cls.query)
 def process_transitions(c: Call) -> dict[str, Any]:
-    tx_id = c.q("transactionId", uuid.UUID)
+    tx_id = c.query_value("transactionId", uuid.UUID)
     if tx_id is not None:
         tx = transaction(c, tx_id)
         party(c, tx)

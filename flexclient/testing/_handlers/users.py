@@ -21,7 +21,7 @@ MIN_PASSWORD = 8
 
 @handles(Market.users.cls.show, Integ.users.cls.show)
 def show(c: Call) -> dict[str, Any]:
-    return c.one(user(c, c.q_id()))
+    return c.one(user(c, c.query_id()))
 
 
 @handles(Integ.users.cls.query, extended_data_filters=True)
@@ -60,17 +60,19 @@ def current_user_show(c: Call) -> dict[str, Any]:
 
 @handles(Market.current_user.cls.create)
 def current_user_create(c: Call) -> dict[str, Any]:
-    email = (c.b("email", str, required=True) or "").lower()
-    password = c.b("password", str, required=True) or ""
+    email = (c.body_value("email", str, required=True) or "").lower()
+    password = c.body_value("password", str, required=True) or ""
     if "@" not in email:
         raise invalid("body", "email", "not an email address")
     if len(password) < MIN_PASSWORD:
         raise invalid("body", "password", f"at least {MIN_PASSWORD} characters")
     if c.state.user_by_email(email) is not None:
         raise ApiFailure(409, "email-taken", "The email address is already taken")
-    first = c.b("firstName", str, required=True) or ""
-    last = c.b("lastName", str, required=True) or ""
-    made = s.new_user(email, first, last, c.b("displayName", str), created_at=c.state.time())
+    first = c.body_value("firstName", str, required=True) or ""
+    last = c.body_value("lastName", str, required=True) or ""
+    made = s.new_user(
+        email, first, last, c.body_value("displayName", str), created_at=c.state.time()
+    )
     made.set(profile=c.write(made.attributes.profile))
     c.state.users[made.id] = made
     c.state.passwords[made.id] = password
@@ -88,9 +90,9 @@ def current_user_update_profile(c: Call) -> dict[str, Any]:
 @handles(Market.current_user.cls.change_password)
 def current_user_change_password(c: Call) -> dict[str, Any]:
     me = c.user()
-    if c.b("currentPassword", str, required=True) != c.state.passwords.get(me.id):
+    if c.body_value("currentPassword", str, required=True) != c.state.passwords.get(me.id):
         raise ApiFailure(403, "forbidden", "The current password is wrong")
-    new = c.b("newPassword", str, required=True) or ""
+    new = c.body_value("newPassword", str, required=True) or ""
     if len(new) < MIN_PASSWORD:
         raise invalid("body", "newPassword", f"at least {MIN_PASSWORD} characters")
     c.state.passwords[me.id] = new
@@ -99,14 +101,14 @@ def current_user_change_password(c: Call) -> dict[str, Any]:
 
 @handles(Integ.users.cls.update_profile)
 def users_update_profile(c: Call) -> dict[str, Any]:
-    target = user(c, c.b_id())
+    target = user(c, c.body_id())
     update_profile(c, target)
     return c.one(target)
 
 
 @handles(Integ.users.cls.approve)
 def users_approve(c: Call) -> dict[str, Any]:
-    target = user(c, c.b_id())
+    target = user(c, c.body_id())
     before = c.snapshot(target)
     target.set(state="active")
     c.emit("user/updated", target, before)
@@ -137,13 +139,13 @@ def _token_holder(c: Call, kind: str, token: str, user_id: uuid.UUID | None = No
 
 
 def _check_password(c: Call, user: s.Record[CurrentUserAttributes]) -> None:
-    if c.b("currentPassword", str, required=True) != c.state.passwords.get(user.id):
+    if c.body_value("currentPassword", str, required=True) != c.state.passwords.get(user.id):
         raise ApiFailure(403, "forbidden", "The current password is wrong")
 
 
 @handles(Market.password_reset.cls.request)
 def password_reset_request(c: Call) -> dict[str, Any]:
-    email = c.b("email", str, required=True) or ""
+    email = c.body_value("email", str, required=True) or ""
     user = c.state.user_by_email(email)
     if user is None or user.attributes.deleted:
         raise ApiFailure(409, "email-not-found", "No user has that email address")
@@ -158,9 +160,9 @@ def _password_reset(email: str) -> s.Record[Any]:
 
 @handles(Market.password_reset.cls.reset)
 def password_reset_reset(c: Call) -> dict[str, Any]:
-    email = c.b("email", str, required=True) or ""
-    token = c.b("passwordResetToken", str, required=True) or ""
-    new = c.b("newPassword", str, required=True) or ""
+    email = c.body_value("email", str, required=True) or ""
+    token = c.body_value("passwordResetToken", str, required=True) or ""
+    new = c.body_value("newPassword", str, required=True) or ""
     user = c.state.user_by_email(email)
     if user is None:
         raise ApiFailure(403, "forbidden", "The token is not valid")
@@ -183,7 +185,7 @@ def send_verification_email(c: Call) -> dict[str, Any]:
 
 @handles(Market.current_user.cls.verify_email)
 def verify_email(c: Call) -> dict[str, Any]:
-    token = c.b("verificationToken", str, required=True) or ""
+    token = c.body_value("verificationToken", str, required=True) or ""
     me = c.user() if c.grant.user_id else None
     used = _token_holder(c, "email-verification", token, me.id if me else None)
     user = c.state.users[used.user_id]
@@ -203,7 +205,7 @@ def _verified(c: Call, user: s.Record[CurrentUserAttributes]) -> None:
 def change_email(c: Call) -> dict[str, Any]:
     me = c.user()
     _check_password(c, me)
-    email = (c.b("email", str, required=True) or "").lower()
+    email = (c.body_value("email", str, required=True) or "").lower()
     if "@" not in email:
         raise invalid("body", "email", "not an email address")
     taken = c.state.user_by_email(email)
@@ -251,24 +253,24 @@ def _parties(tx: s.Record[Any]) -> tuple[uuid.UUID | None, uuid.UUID | None]:
 
 @handles(Market.current_user.cls.create_with_idp)
 def create_with_idp(c: Call) -> dict[str, Any]:
-    idp_id = c.b("idpId", str, required=True) or ""
-    c.b("idpClientId", str, required=True)
-    idp_token = c.b("idpToken", str, required=True) or ""
+    idp_id = c.body_value("idpId", str, required=True) or ""
+    c.body_value("idpClientId", str, required=True)
+    idp_token = c.body_value("idpToken", str, required=True) or ""
     identity = c.state.idp_identities.get((idp_id, idp_token))
     if identity is None:
         raise ApiFailure(401, "idp-token-invalid", "The identity provider token is not valid")
-    email = (c.b("email", str) or identity.get("email") or "").lower()
+    email = (c.body_value("email", str) or identity.get("email") or "").lower()
     if "@" not in email:
         raise invalid("body", "email", "not an email address")
     if c.state.user_by_email(email) is not None:
         raise ApiFailure(409, "email-taken", "The email address is already taken")
-    first = c.b("firstName", str) or identity.get("first_name") or ""
-    last = c.b("lastName", str) or identity.get("last_name") or ""
+    first = c.body_value("firstName", str) or identity.get("first_name") or ""
+    last = c.body_value("lastName", str) or identity.get("last_name") or ""
     made = s.new_user(
         email,
         first,
         last,
-        c.b("displayName", str),
+        c.body_value("displayName", str),
         created_at=c.state.time(),
         email_verified=identity.get("email") == email,
         identity_providers=[{"idpId": idp_id, "userId": identity["user_id"]}],
@@ -282,11 +284,11 @@ def create_with_idp(c: Call) -> dict[str, Any]:
 
 @handles(Integ.users.cls.update_permissions)
 def users_update_permissions(c: Call) -> dict[str, Any]:
-    target = user(c, c.b_id())
+    target = user(c, c.body_id())
     before = c.snapshot(target)
     permissions = dict(target.attributes.permissions)
     for key in ("postListings", "initiateTransactions", "read"):
-        value = c.b(key, str)
+        value = c.body_value(key, str)
         if value is None:
             continue
         if value not in ("permission/allow", "permission/deny"):
@@ -299,6 +301,6 @@ def users_update_permissions(c: Call) -> dict[str, Any]:
 
 @handles(Integ.users.cls.verify_email)
 def users_verify_email(c: Call) -> dict[str, Any]:
-    target = user(c, c.b_id())
+    target = user(c, c.body_id())
     _verified(c, target)
     return c.one(target)

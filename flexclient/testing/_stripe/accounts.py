@@ -5,7 +5,7 @@ Tokens are what Stripe.js would give a browser: an account token (`ct_...`), a b
 token (`btok_...`), a person token (`cpt_...`) and payment method IDs. The payment methods of
 Stripe's test cards are known by their IDs (`pm_card_visa`, `pm_card_mastercard`, ...); a
 payment with `pm_card_chargeDeclined` (or another declined test card, also by its number,
-4000000000000002) is declined as Stripe declines it. Payment intents: `_payment_intents`.
+4000000000000002) is declined as Stripe declines it. Payment intents: `payment_intents`.
 """
 
 from __future__ import annotations

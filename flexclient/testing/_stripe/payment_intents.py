@@ -22,7 +22,7 @@ from typing import Any
 
 from flexclient._wire.value_types import Money
 from flexclient.testing import _state as s
-from flexclient.testing import _stripe
+from flexclient.testing._stripe import accounts
 
 CARD = ("card",)
 PUSH_METHODS = ("alipay", "bancontact", "eps", "giropay", "ideal", "p24")
@@ -127,7 +127,7 @@ def confirm(intent: PaymentIntent, payment_method: str | None, *, by: str) -> No
             }
         )
     intent.payment_method = method
-    decline = _stripe.decline_of(method)
+    decline = accounts.decline_of(method)
     if decline is not None and not intent.push:
         code, message = decline
         intent.status = "requires_payment_method"

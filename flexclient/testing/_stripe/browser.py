@@ -22,9 +22,9 @@ import uuid
 from importlib import resources
 from typing import Any
 
-from flexclient.testing import _payment_intents as pi
 from flexclient.testing import _state as s
-from flexclient.testing._stripe import account_of
+from flexclient.testing._stripe import payment_intents as pi
+from flexclient.testing._stripe.accounts import account_of
 
 _PATH = re.compile(r"/stripe/v1/payment_intents/(pi_[0-9a-f]+)(/confirm)?")
 STRIPE_JS_PATH = "/stripe/js/v3/"
@@ -34,7 +34,7 @@ STRIPE_JS_PATH = "/stripe/js/v3/"
 def stripe_js(fake_url: str) -> str:
     """The stand-in for Stripe.js, confirming payments with the fake at `fake_url`: for a
     browser test to load in the place of https://js.stripe.com/v3/, which it cannot reach."""
-    script = resources.files("flexclient.testing") / "stripe_js" / "v3.js"
+    script = resources.files("flexclient.testing._stripe") / "stripe_js" / "v3.js"
     return script.read_text(encoding="utf-8").replace("__FAKE_URL__", fake_url)
 
 
