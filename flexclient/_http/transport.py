@@ -5,7 +5,8 @@ carry its credentials there). The headers go as the caller made them: `requests`
 credential of its own (a `.netrc` entry or a session's `auth` would replace the bearer token).
 Every call ends by a total deadline (`flexclient._http.deadline`), enforced on each read and write
 of the socket, as well as the connect and read timeouts. An error answer is kept as a bounded
-excerpt, never read whole.
+excerpt, never read whole; a success body is read whole (`send`), or written to a file in
+chunks as it comes (`stream_to`, for downloads).
 
 A session flexclient made sends each request the direct way: the prepared request built from
 the request alone (nothing of the session's to merge, unless the API set cookies), the
