@@ -26,11 +26,9 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 from urllib.parse import urlsplit
 
-import requests
-import urllib3
 from pydantic import BaseModel
 
 from flexclient._charging import TransferBill
@@ -390,37 +388,6 @@ def send_file(
     return FileTransfer(raw.status, raw.headers, source.size)
 
 
-class _ToFile(Transport):
-    """A transport whose successful answers are written to a file as they come, not kept
-    in memory; a retry starts the file again."""
-
-    def __init__(self, origin: str, sink: IO[bytes], **kw: Any) -> None:
-        super().__init__(origin, **kw)
-        self.sink = sink
-        self.written = 0
-
-    def _read_body(self, resp: requests.Response, described: str) -> tuple[bytes, bool]:
-        if not 200 <= resp.status_code < 300:
-            return super()._read_body(resp, described)
-        self.sink.seek(0)
-        self.sink.truncate()
-        self.written = 0
-        # The bytes as stored: storage may answer `Content-Encoding: gzip` for an object
-        # stored with that metadata even when asked for `identity` (S3 and GCS do), and
-        # `iter_content` would undo it, saving a `.gz` file as its contents.
-        try:
-            for chunk in resp.raw.stream(256 * 1024, decode_content=False):
-                self.sink.write(chunk)
-                self.written += len(chunk)
-        except urllib3.exceptions.ReadTimeoutError as exc:
-            # As `iter_content` reports them, for the transport to handle as any other.
-            raise requests.ConnectionError(exc) from exc
-        except urllib3.exceptions.HTTPError as exc:
-            raise requests.exceptions.ChunkedEncodingError(exc) from exc
-        self.sink.flush()
-        return b"", False
-
-
 def save_file(
     offsite: Offsite,
     url: str,
@@ -443,14 +410,10 @@ def save_file(
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
         with os.fdopen(fd, "w+b") as sink:
-            transport: _ToFile | None = None
 
             def download(at: OffsiteUrl) -> RawResponse:
-                nonlocal transport
-                transport = _ToFile(
-                    at.origin, sink, settings=offsite.settings, session=offsite.session
-                )
-                return transport.send(
+                return offsite.transport(at.origin).stream_to(
+                    sink,
                     "GET",
                     at.path,
                     query=at.query,
@@ -462,17 +425,16 @@ def save_file(
             # Redirects followed as a browser follows a download link (the official SDK
             # leaves downloads to the browser).
             raw, _ = following(checked, download, MAX_REDIRECTS)
-            assert transport is not None  # the one that answered
             if not 200 <= raw.status < 300:
                 raise api_error(raw)
             if bill is not None:
-                bill.record(transport.written)
+                bill.record(raw.streamed)
             os.fsync(sink.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return FileTransfer(raw.status, raw.headers, transport.written, path)
+    return FileTransfer(raw.status, raw.headers, raw.streamed, path)
 
 
 def attribute(resource: object, name: str) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import email.utils
 import gzip
+import io
 import logging
 import socket
 import threading
@@ -29,6 +30,7 @@ from flexclient import (
     Bucket,
     FileTokenStore,
     MarketplaceClient,
+    ParameterError,
     RateLimitError,
     RateLimits,
     RequestTimeoutError,
@@ -40,7 +42,7 @@ from flexclient import (
     UnexpectedResponseError,
 )
 from flexclient._http.deadline import DeadlineAdapter
-from flexclient._http.transport import _read_at_once  # pyright: ignore[reportPrivateUsage]
+from flexclient._http.transport import Transport, _read_at_once  # pyright: ignore[reportPrivateUsage]
 from flexclient.testing import FakeMarketplace
 from tests.helpers import CREATE, CREATED, MP, OK, QUERY, Scripted
 
@@ -627,3 +629,146 @@ def test_the_session_a_client_makes_keeps_the_deadline_over_https_as_over_http()
     session = sdk._transport.session  # pyright: ignore[reportPrivateUsage]
     for url in (MP, "http://127.0.0.1:9"):
         assert isinstance(session.get_adapter(url + "/"), DeadlineAdapter)
+
+
+# --- a body streamed to a file (`Transport.stream_to`, as downloads use it) -------------------
+
+
+def streaming(url: str, **options: Any) -> Transport:
+    """A transport to `url` with a client's options (retries without waiting)."""
+    return Transport(url, raw_client(url, **options).options)
+
+
+CUT = HEAD + b"Content-Length: %d\r\n\r\n" % len(PAGE) + PAGE[:1000]  # the connection then ends
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        HEAD + b"Content-Length: %d\r\n\r\n" % len(PAGE) + PAGE,
+        HEAD + b"Transfer-Encoding: chunked\r\n\r\n" + chunked(PAGE),
+        HEAD + b"Connection: close\r\n\r\n" + PAGE,
+    ],
+    ids=["length", "chunked", "until-closed"],
+)
+def test_a_streamed_body_is_written_to_the_file_from_its_start_and_kept_out_of_memory(
+    raw_server: tuple[str, list[bytes], list[int]], answer: bytes
+) -> None:
+    url, script, _ = raw_server
+    script.append(answer)
+    sink = io.BytesIO(b"what the file held before" * 10000)
+    raw = streaming(url).stream_to(sink, "GET", "/file", chunk_size=4096)
+    assert sink.getvalue() == PAGE and raw.streamed == len(PAGE)
+    assert raw.status == 200 and raw.content == b""
+
+
+def test_a_streamed_body_is_written_as_sent_not_decompressed(
+    raw_server: tuple[str, list[bytes], list[int]],
+) -> None:
+    url, script, _ = raw_server
+    script.append(
+        HEAD + b"Content-Encoding: gzip\r\nContent-Length: %d\r\n\r\n" % len(GZIPPED) + GZIPPED
+    )
+    sink = io.BytesIO()
+    assert streaming(url).stream_to(sink, "GET", "/file.gz").streamed == len(GZIPPED)
+    assert sink.getvalue() == GZIPPED
+
+
+def test_a_stream_cut_midway_is_retried_into_the_file_afresh(
+    raw_server: tuple[str, list[bytes], list[int]],
+) -> None:
+    url, script, connections = raw_server
+    script.extend([CUT, HEAD + b"Content-Length: %d\r\n\r\n" % len(PAGE) + PAGE])
+    sink = io.BytesIO()
+    raw = streaming(url, max_retries=1).stream_to(sink, "GET", "/file", chunk_size=256)
+    assert sink.getvalue() == PAGE and raw.retries == 1 and len(connections) == 2
+
+
+def test_a_stream_failing_midway_is_a_transport_error(
+    raw_server: tuple[str, list[bytes], list[int]],
+) -> None:
+    url, script, connections = raw_server
+    script.extend([CUT, CUT])
+    with pytest.raises(TransportError) as info:
+        streaming(url, max_retries=1).stream_to(io.BytesIO(), "GET", "/file", chunk_size=256)
+    assert info.value.retries == 1 and len(connections) == 2
+    # The failure of requests (and urllib3's under it) is the cause, not what is raised.
+    assert not isinstance(info.value, requests.RequestException | urllib3.exceptions.HTTPError)
+
+
+def test_a_stream_ends_by_the_calls_deadline(
+    raw_server: tuple[str, list[bytes], list[int]],
+) -> None:
+    url, script, _ = raw_server
+    script.append(HEAD + b"Content-Length: %d\r\n\r\n" % len(PAGE) + PAGE)
+
+    class SlowDisk(io.BytesIO):
+        def write(self, data: Any, /) -> int:
+            time.sleep(0.05)
+            return super().write(data)
+
+    started = time.monotonic()
+    with pytest.raises(RequestTimeoutError) as info:
+        streaming(url, timeout=(1, 5)).stream_to(
+            SlowDisk(), "GET", "/file", deadline=0.3, chunk_size=1024
+        )
+    assert info.value.kind == "deadline" and time.monotonic() - started < 1.5
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        HEAD + b"Content-Length: %d\r\n\r\n" % len(PAGE) + PAGE,
+        HEAD + b"Transfer-Encoding: chunked\r\n\r\n" + chunked(PAGE),
+    ],
+    ids=["announced", "chunked"],
+)
+def test_a_streamed_body_over_its_bound_is_refused(
+    raw_server: tuple[str, list[bytes], list[int]], answer: bytes
+) -> None:
+    url, script, _ = raw_server
+    script.append(answer)
+    sink = io.BytesIO(b"before")
+    with pytest.raises(ResponseTooLargeError) as info:
+        streaming(url).stream_to(sink, "GET", "/file", max_bytes=len(PAGE) - 1)
+    assert info.value.status == 200 and str(len(PAGE) - 1) in str(info.value)
+    assert len(sink.getvalue()) < len(PAGE) and PAGE.startswith(sink.getvalue())
+
+
+def test_a_streamed_body_exactly_at_its_bound_is_written(
+    raw_server: tuple[str, list[bytes], list[int]],
+) -> None:
+    url, script, _ = raw_server
+    script.append(HEAD + b"Transfer-Encoding: chunked\r\n\r\n" + chunked(PAGE))
+    sink = io.BytesIO()
+    streaming(url).stream_to(sink, "GET", "/file", max_bytes=len(PAGE))
+    assert sink.getvalue() == PAGE
+
+
+def test_an_error_answer_is_not_streamed_to_the_file(
+    raw_server: tuple[str, list[bytes], list[int]],
+) -> None:
+    url, script, _ = raw_server
+    script.append(b"HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\n\r\nnot found")
+    sink = io.BytesIO(b"untouched")
+    raw = streaming(url).stream_to(sink, "GET", "/file")
+    assert (raw.status, raw.content, raw.streamed) == (404, b"not found", 0)
+    assert sink.getvalue() == b"untouched"
+
+
+@pytest.mark.parametrize(
+    ("bounds", "param"),
+    [
+        ({"max_bytes": -1}, "max_bytes"),
+        ({"max_bytes": True}, "max_bytes"),
+        ({"chunk_size": 0}, "chunk_size"),
+        ({"chunk_size": 1.5}, "chunk_size"),
+    ],
+)
+def test_bad_stream_bounds_fail_before_sending(
+    raw_server: tuple[str, list[bytes], list[int]], bounds: dict[str, Any], param: str
+) -> None:
+    url, _, connections = raw_server
+    with pytest.raises(ParameterError) as info:
+        streaming(url).stream_to(io.BytesIO(), "GET", "/file", **bounds)
+    assert info.value.param == param and connections == []

@@ -5,7 +5,8 @@ carry its credentials there). The headers go as the caller made them: `requests`
 credential of its own (a `.netrc` entry or a session's `auth` would replace the bearer token).
 Every call ends by a total deadline (`flexclient._http.deadline`), enforced on each read and write
 of the socket, as well as the connect and read timeouts. An error answer is kept as a bounded
-excerpt, never read whole.
+excerpt, never read whole; a success body is read whole (`send`), or written to a file in
+chunks as it comes (`stream_to`, for downloads).
 
 A session flexclient made sends each request the direct way: the prepared request built from
 the request alone (nothing of the session's to merge, unless the API set cookies), the
@@ -35,16 +36,17 @@ import threading
 import time
 import warnings
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeGuard
+from typing import IO, Any, Protocol, TypeGuard
 from urllib.parse import urljoin, urlsplit
 
 import requests
 import urllib3
 from requests.cookies import RequestsCookieJar
 from requests.structures import CaseInsensitiveDict
-from urllib3.exceptions import NewConnectionError, ProtocolError, ReadTimeoutError
+from urllib3.exceptions import HTTPError as Urllib3Error
+from urllib3.exceptions import NewConnectionError, ReadTimeoutError
 from urllib3.exceptions import SSLError as Urllib3SSLError
 
 from flexclient._errors import (
@@ -68,6 +70,8 @@ Timeout = float | tuple[float, float]
 DEFAULT_TIMEOUT: tuple[float, float] = (5.0, 30.0)
 UPLOAD_TIMEOUT: tuple[float, float] = (5.0, 300.0)
 DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
+STREAM_CHUNK_BYTES = 256 * 1024
+"""The size of the chunks `Transport.stream_to` reads and writes."""
 # An error answer is kept up to this size: the API's error bodies are a few hundred bytes, and
 # a huge one (a proxy's page, a hostile server) must not be held in memory.
 ERROR_BODY_BYTES = 64 * 1024
@@ -163,6 +167,11 @@ def _positive(value: object) -> TypeGuard[float]:
     )
 
 
+def _count(value: object, least: int) -> bool:
+    # A whole number (not a bool) of at least `least`.
+    return type(value) is int and value >= least
+
+
 def default_deadline(timeout: Timeout) -> float:
     """The deadline of a call with this timeout and no deadline of its own."""
     connect, read = timeout if isinstance(timeout, tuple) else (timeout, timeout)
@@ -247,6 +256,9 @@ class RawResponse(Frozen):
     retry_after: float | None = None
     truncated: bool = False
     """True when `content` is the start of a longer error body (`ERROR_BODY_BYTES`)."""
+    streamed: int = 0
+    """The bytes of a success body written to the caller's file (`Transport.stream_to`);
+    `content` is then empty."""
 
     @property
     def text(self) -> str:
@@ -387,27 +399,58 @@ def _readable_at_once(resp: requests.Response) -> bool:
     )
 
 
+@contextlib.contextmanager
+def _as_requests_raises() -> Generator[None]:
+    """urllib3's failures while a body is read, raised as requests raises them when it reads
+    one (`Response.iter_content`), for the transport to turn into its own errors as any
+    other: a read timeout a `ConnectionError`, TLS an `SSLError`, any other (a connection
+    reset, a body cut short) a `ChunkedEncodingError`."""
+    try:
+        yield
+    except ReadTimeoutError as exc:
+        raise requests.ConnectionError(exc) from exc
+    except Urllib3SSLError as exc:
+        raise requests.exceptions.SSLError(exc) from exc
+    except Urllib3Error as exc:
+        raise requests.exceptions.ChunkedEncodingError(exc) from exc
+
+
 def _read_at_once(raw: urllib3.HTTPResponse, most: int) -> bytes:
     """Up to `most` bytes of a body in one read, urllib3's failures raised as requests raises
-    them when it reads a body (`Response.iter_content`). A read returns short only at the
-    body's end or where the connection ended; the read after it is empty, or tells which
-    (urllib3 raises there for a body cut short)."""
+    them (`_as_requests_raises`). A read returns short only at the body's end or where the
+    connection ended; the read after it is empty, or tells which (urllib3 raises there for a
+    body cut short)."""
     parts: list[bytes] = []
     got = 0
-    try:
+    with _as_requests_raises():
         while got < most:
             part = raw.read(most - got, decode_content=False)  # sent as it is
             if not part:
                 break
             parts.append(part)
             got += len(part)
-    except ProtocolError as exc:
-        raise requests.exceptions.ChunkedEncodingError(exc) from exc
-    except ReadTimeoutError as exc:
-        raise requests.ConnectionError(exc) from exc
-    except Urllib3SSLError as exc:
-        raise requests.exceptions.SSLError(exc) from exc
     return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def _raw_chunks(resp: requests.Response, size: int) -> Iterator[bytes]:
+    """A body in chunks of up to `size` bytes, as sent: `Content-Encoding` is not undone
+    (storage may answer gzip for an object stored so, even when asked for identity, and the
+    file is the object). urllib3's failures are raised as requests raises them."""
+    raw = resp.raw
+    if not isinstance(raw, urllib3.HTTPResponse):  # a transport adapter's own (tests')
+        yield from resp.iter_content(size)
+        return
+    with _as_requests_raises():
+        yield from raw.stream(size, decode_content=False)
+
+
+@dataclass(frozen=True)
+class _Sink:
+    """Where `Transport.stream_to` writes a success body, and how."""
+
+    file: IO[bytes]
+    max_bytes: int | None
+    chunk_size: int
 
 
 class Transport:
@@ -518,6 +561,41 @@ class Transport:
         with deadline_scope(deadline):
             return self._send(method, path, query, headers or {}, body, timeout, metering)
 
+    def stream_to(
+        self,
+        sink: IO[bytes],
+        method: str,
+        path: str,
+        *,
+        query: str = "",
+        headers: Mapping[str, str] | None = None,
+        body: Body | Callable[[], Body] = None,
+        timeout: Timeout | None = None,
+        deadline: float | None = None,
+        max_bytes: int | None = None,
+        chunk_size: int = STREAM_CHUNK_BYTES,
+    ) -> RawResponse:
+        """Send as `send` does (retries, deadline, errors), and write a success body to the
+        file `sink` as it comes, in chunks of `chunk_size` bytes, never holding it whole: a
+        download. The body is written as sent (a `Content-Encoding` is not undone), from the
+        file's start; each attempt empties the file first, so a retry starts it again. The
+        answer's `streamed` is the bytes written, its `content` empty; an error answer is
+        read as `send` reads it, and nothing is written.
+
+        A body longer than `max_bytes` (None: no bound) is a `ResponseTooLargeError` (the
+        file then holds its start); the read failing midway, the deadline passing included,
+        is the `TransportError` it would be for `send`."""
+        timeout = self.timeout if timeout is None else timeout
+        if deadline is None:
+            deadline = self.deadline or default_deadline(timeout)
+        if max_bytes is not None and not _count(max_bytes, 0):
+            raise ParameterError("max_bytes", f"must be a number of bytes, not {max_bytes!r}")
+        if not _count(chunk_size, 1):
+            raise ParameterError("chunk_size", f"must be a number of bytes, not {chunk_size!r}")
+        into = _Sink(sink, max_bytes, chunk_size)
+        with deadline_scope(deadline):
+            return self._send(method, path, query, headers or {}, body, timeout, None, into)
+
     def _send(
         self,
         method: str,
@@ -527,6 +605,7 @@ class Transport:
         body: Body | Callable[[], Body],
         timeout: Timeout,
         metering: Metering | None,
+        sink: _Sink | None = None,
     ) -> RawResponse:
         url = self.base_url + path + (f"?{query}" if query else "")
         described = f"{method} {path}"
@@ -542,7 +621,7 @@ class Transport:
                 metering.check(path)
             try:
                 raw = self._once(
-                    method, url, path, described, headers, body, timeout, attempt, metering
+                    method, url, path, described, headers, body, timeout, attempt, metering, sink
                 )
             except TransportError as exc:
                 spent += time.monotonic() - started
@@ -578,6 +657,7 @@ class Transport:
         timeout: Timeout,
         attempt: int,
         metering: Metering | None,
+        sink: _Sink | None,
     ) -> RawResponse:
         left = _deadline.remaining()
         if left is not None and left <= 0:
@@ -616,8 +696,13 @@ class Transport:
             except requests.RequestException as exc:
                 never = _never_connected(exc)
                 raise _failure(described, exc, headers, never=never, url=url) from exc
+            streamed = 0
             try:
-                content, truncated = self._read_body(resp, described)
+                if sink is not None and 200 <= resp.status_code < 300:
+                    content, truncated = b"", False
+                    streamed = self._write_body(resp, described, sink)
+                else:
+                    content, truncated = self._read_body(resp, described)
             except requests.RequestException as exc:  # reset or timed out mid-body
                 resp.close()
                 raise _failure(described, exc, headers, never=False) from exc
@@ -637,6 +722,7 @@ class Transport:
                 retries=attempt,
                 retry_after=parse_retry_after(resp.headers.get("Retry-After")),
                 truncated=truncated,
+                streamed=streamed,
             )
             if metering is not None:
                 metering.record(path, raw.status)
@@ -711,14 +797,36 @@ class Transport:
             out.write(chunk)
         return out.getvalue(), False
 
-    def _too_large(self, resp: requests.Response, head: bytes, described: str) -> Exception:
+    def _write_body(self, resp: requests.Response, described: str, sink: _Sink) -> int:
+        """A success body written to the sink's file, from its start; the bytes written."""
+        file, most = sink.file, sink.max_bytes
+        file.seek(0)
+        file.truncate()
+        length = resp.raw.length_remaining if isinstance(resp.raw, urllib3.HTTPResponse) else None
+        if most is not None and length is not None and length > most:
+            resp.close()  # announced larger than the bound: refused unread
+            raise self._too_large(resp, b"", described, most)
+        written = 0
+        for chunk in _raw_chunks(resp, sink.chunk_size):
+            if most is not None and written + len(chunk) > most:
+                resp.close()
+                raise self._too_large(resp, b"", described, most)
+            file.write(chunk)
+            written += len(chunk)
+        file.flush()
+        return written
+
+    def _too_large(
+        self, resp: requests.Response, head: bytes, described: str, most: int | None = None
+    ) -> Exception:
+        most = self.max_response_bytes if most is None else most
         return ResponseTooLargeError(
             resp.status_code,
             resp.reason or _phrase(resp.status_code),
             body=head.decode("utf-8", errors="replace"),
             headers=resp.headers,
             request=described,
-            reason=f"the body is larger than {self.max_response_bytes} bytes",
+            reason=f"the body is larger than {most} bytes",
         )
 
     def _retry(

@@ -17,6 +17,11 @@ first time it is needed (the answer is kept for the process), with a plain way t
 - `sys._getframe`, for `_support.json_reading`: the stack's depth, to refuse JSON nested
   deeper than the stack has room for. Without: a guess.
 
+Each earns its place (docs/performance.md, "Decided: the reach-ins that stay"): the UUID
+setters by a promised figure (the Transit decode against transit-python, measured with and
+without by `benchmarks/tricks.py`); the others by behaviour a fallback loses (the deadline
+within a read, a session's pool settings, the nesting refused), none of them by speed.
+
 `tests/test_compat.py` checks each check, forces each fallback and compares the results;
 `scripts/test_oldest.sh` runs the tests that use them against the oldest requests, urllib3
 and pydantic that flexclient supports (docs/development.md).

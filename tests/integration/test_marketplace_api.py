@@ -71,13 +71,13 @@ def test_listings_query_includes_and_pagination(demo_sdk: MarketplaceClient) -> 
 
 
 def test_listings_query_filters(demo_sdk: MarketplaceClient) -> None:
-    # Custom keys in the dict, as the official SDKs write them: the mypy plugin takes them
-    # (pyproject.toml), pyright has no plugin.
-    road = demo_sdk.listings.query({"pub_category": "road"}).data  # pyright: ignore[reportArgumentType]
+    # Custom keys in the dict, as the official SDKs write them: the type checkers refuse
+    # them (docs/typing.md), the client sends them.
+    road = demo_sdk.listings.query({"pub_category": "road"}).data  # type: ignore[typeddict-unknown-key]
     assert road.meta.total_items == 50 and all(
         (lst.attributes.public_data or {}).get("category") == "road" for lst in road.data
     )
-    tagged = demo_sdk.listings.query({"pub_tags": "has_all:steel,red", "perPage": 100}).data.data  # pyright: ignore[reportArgumentType]
+    tagged = demo_sdk.listings.query({"pub_tags": "has_all:steel,red", "perPage": 100}).data.data  # type: ignore[typeddict-unknown-key]
     assert tagged and all(
         {"steel", "red"} <= set((lst.attributes.public_data or {}).get("tags", []))
         for lst in tagged
@@ -101,12 +101,12 @@ def test_listings_query_filters(demo_sdk: MarketplaceClient) -> None:
 
 def test_sparse_fields_and_image_variants(demo_sdk: MarketplaceClient) -> None:
     res = demo_sdk.listings.query(
-        {
+        {  # type: ignore[typeddict-unknown-key]
             "perPage": 1,
             "include": ["images"],
             "fields.listing": ["title"],
             "fields.image": ["variants.my-variant"],
-            # a custom key in the dict: the mypy plugin takes it, pyright has no plugin
+            # a custom key in the dict: the type checkers refuse it (docs/typing.md)
             "imageVariant.my-variant": "w:320;h:640;fit:scale",  # pyright: ignore[reportArgumentType]
         }
     )

@@ -38,9 +38,9 @@ def test_it_is_lazy_and_keeps_the_filters(
     demo_marketplace: FakeMarketplace, demo_sdk: MarketplaceClient
 ) -> None:
     before = query_requests(demo_marketplace)
-    # A custom key in the dict, as the official SDKs write it: the mypy plugin takes it
-    # (pyproject.toml), pyright has no plugin.
-    walk = demo_sdk.listings.query.iter({"pub_category": "road", "perPage": 20, "sort": "price"})  # pyright: ignore[reportArgumentType]
+    # A custom key in the dict, as the official SDKs write it: the type checkers refuse it
+    # (docs/typing.md), the client sends it.
+    walk = demo_sdk.listings.query.iter({"pub_category": "road", "perPage": 20, "sort": "price"})  # type: ignore[typeddict-unknown-key]
     assert query_requests(demo_marketplace) == before  # nothing sent yet
     first = next(walk)
     assert query_requests(demo_marketplace) == before + 1
@@ -65,7 +65,7 @@ def test_max_items_and_whole_pages(
         50,
     ]
     assert len(list(demo_sdk.listings.query.pages({"perPage": 10}, max_pages=4))) == 4
-    assert list(demo_sdk.listings.query.iter({"pub_category": "unicycle"})) == []  # pyright: ignore[reportArgumentType]
+    assert list(demo_sdk.listings.query.iter({"pub_category": "unicycle"})) == []  # type: ignore[typeddict-unknown-key]
 
 
 def test_bad_walk_parameters(demo_sdk: MarketplaceClient) -> None:
