@@ -237,7 +237,8 @@ def _endpoint(group: object, action: str) -> Query[Any, Any] | Command[Any, Any]
 
 
 def cmd_call(args: argparse.Namespace) -> int:
-    from flexclient._endpoints.kinds import Command, endpoint_names
+    from flexclient._endpoints.kinds import Command
+    from flexclient._endpoints.walk import api_of, iter_endpoints
     from flexclient._support.suggest import did_you_mean
 
     with make_client(args, args.integration) as client:
@@ -245,7 +246,8 @@ def cmd_call(args: argparse.Namespace) -> int:
         method = _endpoint(getattr(client, group_name, None), action)
         if method is None:
             api = "Integration" if args.integration else "Marketplace"
-            hint = did_you_mean(args.endpoint, endpoint_names(client))
+            names = [entry.name for entry in iter_endpoints(api_of(client))]
+            hint = did_you_mean(args.endpoint, names)
             raise UsageError(f"the {api} API has no endpoint {args.endpoint!r}{hint}")
         params = parse_pairs(args.params)
         res: Response[Envelope[Any]]

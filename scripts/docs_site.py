@@ -34,12 +34,8 @@ from griffe import Extension
 
 from flexclient import IntegrationClient, MarketplaceClient
 from flexclient._base_client import BaseClient
-from flexclient._endpoints.kinds import (
-    Bound,
-    Endpoint,
-    ListQuery,
-    endpoint_names,
-)
+from flexclient._endpoints.kinds import Bound, Endpoint, ListQuery
+from flexclient._endpoints.walk import api_of, iter_endpoints
 from flexclient.credits import bills_transfer, transfer_cost
 
 if TYPE_CHECKING:
@@ -136,9 +132,8 @@ def apis() -> tuple[Api, Api]:
 
 def endpoints(client: BaseClient) -> Iterator[tuple[str, Any]]:
     """`(group.name, the bound endpoint)` of every endpoint of a client, in table order."""
-    for name in endpoint_names(client):
-        group, action = name.split(".")
-        yield name, getattr(getattr(client, group), action)
+    for entry in iter_endpoints(api_of(client)):
+        yield entry.name, entry.bound(client)
 
 
 def type_text(annotation: Any) -> str:

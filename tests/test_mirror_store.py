@@ -16,9 +16,8 @@ import pytest
 import sqlalchemy as sa
 
 from flexclient import MirrorError, ParameterError
-from flexclient.mirror._names import OPTIONAL_TABLES
 from flexclient.mirror._store import SCHEMA_VERSION, Store
-from flexclient.mirror.schema import EVENTS, IMAGES, LISTINGS, USERS, SqlValue
+from flexclient.mirror.schema import EVENTS, IMAGES, LISTINGS, OPTIONAL_TABLES, USERS, SqlValue
 from flexclient.models import Listing
 from tests.postgres import PostgresServer
 

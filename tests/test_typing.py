@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
-from flexclient._endpoints.kinds import Endpoint, Group, GroupSlot
-from flexclient._endpoints.table import IntegrationEndpoints, MarketplaceEndpoints
+from flexclient._endpoints.kinds import Endpoint
+from flexclient._endpoints.walk import iter_endpoints
 from tests.checkers import Found, mypy_errors, pyright_errors
 
 # Runs the type checkers as users do: slow; `pytest -m 'not typecheck'` leaves it out.
@@ -90,16 +90,12 @@ def test_errors_exactly_where_marked(path: Path, checker: str, reports: dict[str
 
 
 def groups() -> list[tuple[str, str, list[Endpoint[Any, Any]]]]:
-    out: list[tuple[str, str, list[Endpoint[Any, Any]]]] = []
-    for prefix, endpoints in (("mp", MarketplaceEndpoints), ("ig", IntegrationEndpoints)):
-        for gname, slot in vars(endpoints).items():
-            if isinstance(slot, GroupSlot):
-                group = cast("GroupSlot[Group]", slot).cls
-                eps: list[Endpoint[Any, Any]] = [
-                    ep for ep in vars(group).values() if isinstance(ep, Endpoint)
-                ]
-                out.append((prefix, gname, eps))
-    return out
+    """(mp or ig, the group, its endpoints) of every group of both APIs."""
+    found: dict[tuple[str, str], list[Endpoint[Any, Any]]] = {}
+    for entry in iter_endpoints():
+        prefix = "mp" if entry.api == "marketplace" else "ig"
+        found.setdefault((prefix, entry.group), []).append(entry.endpoint)
+    return [(prefix, group, endpoints) for (prefix, group), endpoints in found.items()]
 
 
 GROUPS = groups()

@@ -52,7 +52,6 @@ from typing import (
     Self,
     TypedDict,
     TypeVar,
-    cast,
     get_args,
     get_type_hints,
     overload,
@@ -72,7 +71,7 @@ from flexclient._errors import ParameterError
 from flexclient._http.multipart import ProgressCallback, UploadProgress
 from flexclient._support.frozen import Frozen
 from flexclient._support.narrow import is_mapping
-from flexclient._support.suggest import no_such, vars_of
+from flexclient._support.suggest import no_such
 from flexclient.credits import UsageType, credits_for, usage_type
 from flexclient.models import Envelope
 from flexclient.params import CommandQueryParams
@@ -654,18 +653,3 @@ __all__ = [
     "Upload",
     "group",
 ]
-
-
-def endpoint_names(client: object) -> list[str]:
-    """Every `group.endpoint` of a client, as the command line names them."""
-    names: list[str] = []
-    for group_name, slot in vars_of(type(client)).items():
-        if isinstance(slot, GroupSlot):
-            # A slot's group is a Group, which isinstance does not tell the checkers.
-            group = cast("GroupSlot[Group]", slot).cls
-            names += [
-                f"{group_name}.{name}"
-                for name, value in vars_of(group).items()
-                if isinstance(value, Endpoint)
-            ]
-    return names

@@ -16,7 +16,6 @@ from flexclient._support.lazy import lazy_exports
 if TYPE_CHECKING:
     from flexclient.mirror._names import (
         DEFAULT_POLL_INTERVAL as DEFAULT_POLL_INTERVAL,
-        OPTIONAL_TABLES as OPTIONAL_TABLES,
     )
     from flexclient.mirror._store import (
         sqlite_path as sqlite_path,
@@ -29,6 +28,7 @@ if TYPE_CHECKING:
         status as status,
     )
     from flexclient.mirror.schema import (
+        OPTIONAL_TABLES as OPTIONAL_TABLES,
         TABLES as TABLES,
         schema_markdown as schema_markdown,
     )
@@ -39,10 +39,7 @@ if not TYPE_CHECKING:
     __getattr__, __dir__ = lazy_exports(
         __name__,
         {
-            "flexclient.mirror._names": (
-                "DEFAULT_POLL_INTERVAL",
-                "OPTIONAL_TABLES",
-            ),
+            "flexclient.mirror._names": ("DEFAULT_POLL_INTERVAL",),
             "flexclient.mirror._store": ("sqlite_path",),
             "flexclient.mirror._sync": (
                 "Mirror",
@@ -52,6 +49,7 @@ if not TYPE_CHECKING:
                 "status",
             ),
             "flexclient.mirror.schema": (
+                "OPTIONAL_TABLES",
                 "TABLES",
                 "schema_markdown",
             ),

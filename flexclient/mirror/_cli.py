@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from flexclient.mirror._names import DEFAULT_PG_SCHEMA, DEFAULT_POLL_INTERVAL, OPTIONAL_TABLES
+from flexclient.mirror._names import DEFAULT_PG_SCHEMA, DEFAULT_POLL_INTERVAL
+from flexclient.mirror.schema import TABLES
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -19,12 +20,9 @@ if TYPE_CHECKING:
 
 
 _DATABASE_HELP = "sqlite:///path/to/market.db or postgresql://user@host/database"
-# What each optional table adds to a snapshot (docs/mirror.md, "Cost").
-_SNAPSHOT_COST = {
-    "messages": "a request a transaction",
-    "availability_exceptions": "two requests a listing",
-    "stock_adjustments": "a request a listing",
-}
+# A flag each, named for the table (`--stock-adjustments`): what it adds to a snapshot is in
+# its entry (docs/mirror.md, "Cost").
+_OPTIONAL = tuple(t for t in TABLES if t.optional)
 
 
 def add_commands(mirror: Commands, make_client: MakeClient) -> None:
@@ -36,11 +34,11 @@ def add_commands(mirror: Commands, make_client: MakeClient) -> None:
     )
     sync.add_argument("database", help=_DATABASE_HELP)
     sync.add_argument("--follow", action="store_true", help="keep following the events")
-    for name in OPTIONAL_TABLES:
+    for table in _OPTIONAL:
         sync.add_argument(
-            f"--{name.replace('_', '-')}",
+            f"--{table.name.replace('_', '-')}",
             action="store_true",
-            help=f"also mirror {name.replace('_', ' ')} ({_SNAPSHOT_COST[name]} at a snapshot)",
+            help=f"also mirror {table.name.replace('_', ' ')} ({table.cost} at a snapshot)",
         )
     sync.add_argument(
         "--schema",
@@ -68,14 +66,14 @@ def _sync(args: argparse.Namespace, make_client: MakeClient) -> int:
     from flexclient._clients import IntegrationClient
     from flexclient.mirror._sync import Mirror
 
+    # Each optional table's flag is the `Mirror` option of its name.
+    optional: dict[str, Any] = {t.name: getattr(args, t.name) for t in _OPTIONAL}
     with make_client(args, True) as client:
         assert isinstance(client, IntegrationClient)
         with Mirror(
             client,
             args.database,
-            messages=args.messages,
-            availability_exceptions=args.availability_exceptions,
-            stock_adjustments=args.stock_adjustments,
+            **optional,
             poll_interval=args.poll_interval,
             allow_fast_polling=args.allow_fast_polling,
             schema=args.schema,

@@ -1,9 +1,5 @@
 """What the command line needs of the mirror before it runs one (no models, no requests)."""
 
-# The tables the mirror keeps only when asked: each costs a request per transaction (messages)
-# or listing (availability exceptions, stock adjustments) at a snapshot.
-OPTIONAL_TABLES: tuple[str, ...] = ("messages", "availability_exceptions", "stock_adjustments")
-
 # Following polls once a minute: 7,200 credits a day (a poll is a Heavy read of 5 credits).
 DEFAULT_POLL_INTERVAL = 60.0
 

@@ -38,8 +38,7 @@ from flexclient.mirror._database import (
     explain,
     parse_url,
 )
-from flexclient.mirror._names import OPTIONAL_TABLES
-from flexclient.mirror.schema import EVENTS, TABLES, SqlValue, Table
+from flexclient.mirror.schema import EVENTS, OPTIONAL_TABLES, TABLES, SqlValue, Table
 
 # Where the mirror has got to: a row a key, JSON values.
 _STATE = "_flexclient_mirror"

@@ -40,7 +40,7 @@ from flexclient._errors import (
 from flexclient._events import FASTEST_POLL_INTERVAL, credits_per_day
 from flexclient._http.transport import parse_http_date
 from flexclient.mirror._database import DEFAULT_LOCK_TIMEOUT
-from flexclient.mirror._names import DEFAULT_POLL_INTERVAL, OPTIONAL_TABLES
+from flexclient.mirror._names import DEFAULT_POLL_INTERVAL
 from flexclient.mirror._store import Store
 from flexclient.mirror.schema import (
     BOOKINGS,
@@ -48,13 +48,16 @@ from flexclient.mirror.schema import (
     EVENTS,
     IMAGES,
     LISTINGS,
+    OPTIONAL_TABLES,
     REVIEWS,
     STOCK_RESERVATIONS,
     TABLES,
     TRANSACTIONS,
     USERS,
+    PerParent,
     SqlValue,
     Table,
+    Windows,
     related_ids,
     timestamp,
 )
@@ -74,9 +77,6 @@ STALE_AFTER = dt.timedelta(days=6)
 # so that an event stamped by another of its servers, whose clock may be a little behind,
 # is not lost: events replayed twice do no harm.
 _MARK_MARGIN = dt.timedelta(minutes=10)
-# Availability exceptions and stock adjustments are queried by a listing and a time range of
-# at most 366 days: the mirror reads the year before and the year after the sync.
-_CHILD_YEAR = dt.timedelta(days=365)
 # What passes: an outage, a rate limit, a lost connection, a timeout (after the client's own
 # retries). A follower waits and goes on; anything else ends it.
 _TRANSIENT = (ServerError, RateLimitError, TransportError)
@@ -93,17 +93,6 @@ _DATE_AHEAD = dt.timedelta(seconds=2)
 _SKEW_TOLD = dt.timedelta(minutes=1)
 # A reason recorded for a skipped event or an unread resource is cut to this length.
 _REASON = 300
-
-_TRANSACTION_INCLUDES = [
-    "listing",
-    "provider",
-    "customer",
-    "booking",
-    "stockReservation",
-    "reviews",
-    "reviews.author",
-    "reviews.subject",
-]
 
 
 def _utcnow() -> dt.datetime:
@@ -384,6 +373,7 @@ class Mirror:
                 f" ({credits_per_day(poll_interval):,} credits a day)",
             )
         self._client = client
+        # By table name: each optional table of the schema is a keyword above.
         self._options = {
             "messages": messages,
             "availability_exceptions": availability_exceptions,
@@ -632,29 +622,11 @@ class Mirror:
     # The snapshot.
 
     def _snapshot(self) -> None:
-        readers: list[tuple[Table, Callable[[], None]]] = [
-            (USERS, lambda: self._windows(USERS, self._client.users.query, ["profileImage"])),
-            (
-                LISTINGS,
-                lambda: self._windows(LISTINGS, self._client.listings.query, ["author", "images"]),
-            ),
-            (
-                TRANSACTIONS,
-                lambda: self._windows(
-                    TRANSACTIONS, self._client.transactions.query, _TRANSACTION_INCLUDES
-                ),
-            ),
-        ]
-        by_name = {t.name: t for t in self._tables}
-        if "messages" in by_name:
-            readers.append((by_name["messages"], self._messages))
-        if "availability_exceptions" in by_name:
-            readers.append((by_name["availability_exceptions"], self._exceptions))
-        if "stock_adjustments" in by_name:
-            readers.append((by_name["stock_adjustments"], self._adjustments))
-        for table, read in readers:
-            if self.store.get(f"snapshot:{table.name}:done") is not True:
-                read()
+        # Each table the way its entry says (`Table.read`), in the order of `TABLES`: a table
+        # read per parent row comes after its parent.
+        for table in self._tables:
+            if table.read is not None and self.store.get(f"snapshot:{table.name}:done") is not True:
+                self._read(table, table.read)
                 self._end_progress(table)
         with self.store.transaction():
             if self.store.text("phase") == "resnapshot":
@@ -665,6 +637,23 @@ class Mirror:
             self.store.forget_seen()
             self.store.delete_state("snapshot:")
             self.store.set("phase", "live")
+
+    def _read(self, table: Table, read: Windows | PerParent) -> None:
+        """Read `table` in a snapshot as its entry says: by windows of its own query, or
+        query by query for each row of its parent (the API's time now fixing their ranges)."""
+        query = getattr(self._client, read.group).query
+        if isinstance(read, Windows):
+            self._windows(table, query, list(read.include))
+            return
+        now = self._api_now()
+
+        def children(parent: str) -> list[Resource]:
+            found: list[Resource] = []
+            for params in read.queries(parent, now):
+                found.extend(self._paged(query, dict(params)))
+            return found
+
+        self._children(table, read.parent, children, read.column)
 
     def _windows(self, table: Table, query: Any, include: list[str]) -> None:
         """Read `table` oldest first, each request a first page from the newest `createdAt`
@@ -902,51 +891,6 @@ class Mirror:
             if len(page.data) < _PAGE:
                 return found
             number += 1
-
-    def _messages(self) -> None:
-        table = BY_RESOURCE_TYPE["message"]
-        self._children(
-            table,
-            TRANSACTIONS,
-            lambda tx: self._paged(
-                self._client.messages.query, {"transactionId": tx, "include": ["sender"]}
-            ),
-            "transaction_id",
-        )
-
-    def _exceptions(self) -> None:
-        table = BY_RESOURCE_TYPE["availabilityException"]
-        now = self._api_now()
-
-        def read(listing: str) -> list[Resource]:
-            found: list[Resource] = []
-            for start in (now - _CHILD_YEAR, now):
-                found.extend(
-                    self._paged(
-                        self._client.availability_exceptions.query,
-                        {"listingId": listing, "start": start, "end": start + _CHILD_YEAR},
-                    )
-                )
-            return found
-
-        self._children(table, LISTINGS, read, "listing_id")
-
-    def _adjustments(self) -> None:
-        table = BY_RESOURCE_TYPE["stockAdjustment"]
-        now = self._api_now()
-        self._children(
-            table,
-            LISTINGS,
-            lambda listing: self._paged(
-                self._client.stock_adjustments.query,
-                {
-                    "listingId": listing,
-                    "start": now - _CHILD_YEAR,
-                    "end": now + dt.timedelta(days=1),
-                },
-            ),
-            "listing_id",
-        )
 
     # Catching up from the events.
 

@@ -7,8 +7,10 @@
 
 Each run brings the staging mirror (see `Mirror`) up to date, then yields the
 rows written or deleted since the last run, table by table: dlt merges them by `id`, and
-deletes the rows yielded with `_deleted` set. A listing's images come as its `images` list
-(dlt makes it the child table `listings__images`) rather than a link table.
+deletes the rows yielded with `_deleted` set. A to-many relationship comes as a list named
+for it, a listing's images as its `images` list (dlt makes it the child table
+`listings__images`), rather than a link table. The tables and their options are the mirror's
+(`flexclient.mirror.schema`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from flexclient._errors import require
 from flexclient.mirror._store import Store
 from flexclient.mirror._sync import Mirror
-from flexclient.mirror.schema import EVENTS, LISTINGS, TABLES, Kind, Table
+from flexclient.mirror.schema import EVENTS, TABLES, Kind, Table
 
 if TYPE_CHECKING:
     from flexclient._clients import IntegrationClient
@@ -100,6 +102,6 @@ def _rows(store: Store, table: Table) -> Iterator[dict[str, Any]]:
             continue
         # SQLite's 0 and 1 of a boolean column: dlt makes them false and true by the hints.
         row: dict[str, Any] = {**found, DELETED: False}
-        if table is LISTINGS:
-            row["images"] = store.linked_ids(LISTINGS, "images", rid)
+        for link in table.links:
+            row[link.relationship] = store.linked_ids(table, link.relationship, rid)
         yield row

@@ -1,4 +1,4 @@
-"""The mirror's tables, derived from the models: one source of truth for their columns.
+"""The mirror's tables, each declared once, and their columns, derived from the models.
 
 A table holds one resource type. Its columns come from the attribute model of that type:
 each attribute is a column named as the model names it (the snake_case of the API's name);
@@ -6,6 +6,14 @@ Money becomes `<name>_amount` (minor units) and `<name>_currency`, LatLng `<name
 `<name>_lng`, a nested object (a user's `profile`) a column per member with its name in front,
 timestamps ISO-8601 UTC text, extended data and other structures JSON text. A to-one
 relationship is a `<relationship>_id` column; a to-many one a link table.
+
+Each table's entry (`Table`, listed in `TABLES`) says all the mirror needs of it, as a dlt
+REST API source declares a resource: its resource type and model, its relationships, how a
+snapshot reads it (`Windows` of its own query, or a query `PerParent` row of another table,
+or nothing: the resources others include), and whether it is optional. The sync, the
+`Mirror` options, the command line's flags, the dlt source and the docs read them from here.
+Nothing here imports the models or pydantic until a table's columns are asked for: the command
+line builds its flags from these entries.
 """
 
 from __future__ import annotations
@@ -19,29 +27,17 @@ import math
 import types
 import typing
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel
-
+import flexclient.models
 from flexclient._errors import MirrorError
-from flexclient._wire.value_types import LatLng, Money
-from flexclient.mirror._names import OPTIONAL_TABLES
-from flexclient.models import (
-    AvailabilityException,
-    Booking,
-    Event,
-    Image,
-    Listing,
-    Message,
-    Resource,
-    Review,
-    StockAdjustment,
-    StockReservation,
-    Transaction,
-    User,
-)
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from flexclient.models import Resource
 
 # What a column holds; its type in each database follows from it (`TYPE_NAMES`).
 Kind = Literal["text", "integer", "real", "boolean", "timestamp", "decimal", "json", "id"]
@@ -96,20 +92,56 @@ class LinkTable:
 
 
 @dataclass(frozen=True, slots=True)
+class Windows:
+    """A snapshot reads the table through the Integration API's `<group>.query`, oldest first,
+    each request a first page from the newest `createdAt` read so far; `include` names the
+    related resources it writes too (their tables have no reading of their own)."""
+
+    group: str
+    include: tuple[str, ...] = ()
+
+
+Queries = Callable[[str, dt.datetime], Sequence[Mapping[str, object]]]
+"""The parameters of each query a snapshot makes for one parent row: given the parent's ID and
+the API's time at the start of the table's reading."""
+
+
+@dataclass(frozen=True, slots=True)
+class PerParent:
+    """A snapshot reads the table row by row of `parent`: `<group>.query` with each of
+    `queries(parent ID, now)`, every page; `column` is the to-one column naming the parent
+    (filled from it when a resource leaves the relationship out)."""
+
+    group: str
+    parent: Table
+    column: str
+    queries: Queries
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
-    """A mirrored resource type: the table, the model its columns come from, its to-one
-    relationships (column name, wire name) and its link tables."""
+    """A mirrored resource type: the table, its resource type, the model its columns come from
+    (a class, or its name in `flexclient.models`, imported when first needed), its to-one
+    relationships (column name, wire name), its link tables, how a snapshot reads it (`read`;
+    None: from the resources the other tables include) and, for a table the mirror keeps only
+    when asked (`optional`), what it adds to a snapshot (`cost`, which `--help` says)."""
 
     name: str
     resource_type: str
-    model: type[Resource]
+    model_ref: type[Resource] | str
     to_one: tuple[tuple[str, str], ...] = ()
     links: tuple[LinkTable, ...] = ()
+    read: Windows | PerParent | None = None
+    optional: bool = False
+    cost: str = ""
 
     @property
-    def optional(self) -> bool:
-        """Whether the mirror keeps this table only when asked to."""
-        return self.name in OPTIONAL_TABLES
+    def model(self) -> type[Resource]:
+        """The model of the table's resources."""
+        if isinstance(self.model_ref, str):
+            model: type[Resource] = getattr(flexclient.models, self.model_ref)
+            return model
+        return self.model_ref
 
     @property
     def columns(self) -> tuple[Column, ...]:
@@ -163,6 +195,8 @@ def related_ids(resource: Resource, wire_name: str) -> list[str] | None:
 
 
 def _attributes_model(model: type[Resource]) -> type[BaseModel]:
+    from pydantic import BaseModel
+
     annotation = model.model_fields["attributes"].annotation
     assert isinstance(annotation, type) and issubclass(annotation, BaseModel)
     return annotation
@@ -188,6 +222,10 @@ _SCALARS: Mapping[Any, Kind] = {
 
 
 def _columns(model: type[BaseModel], prefix: tuple[str, ...]) -> Iterator[Column]:
+    from pydantic import BaseModel
+
+    from flexclient._wire.value_types import LatLng, Money
+
     for name, field in model.model_fields.items():
         path = (*prefix, name)
         kind = _unwrapped(field.annotation)
@@ -330,6 +368,10 @@ def _plain(value: object) -> object:
 
 def _plain_one(value: object) -> tuple[object, list[tuple[object, Any, Any]]]:
     """One level of `_plain`: the converted container (to be filled) and its members."""
+    from pydantic import BaseModel
+
+    from flexclient._wire.value_types import LatLng, Money
+
     if value is None or isinstance(value, str | int | float | bool):
         return value, []
     if isinstance(value, BaseModel):
@@ -370,19 +412,44 @@ def _one(resource: Resource, wire_names: str) -> str | None:
     return None
 
 
-USERS = Table("users", "user", User, to_one=(("profile_image_id", "profileImage"),))
+# Availability exceptions and stock adjustments are queried by a listing and a time range of
+# at most 366 days: the mirror reads the year before and the year after the sync.
+_YEAR = dt.timedelta(days=365)
+
+
+def _messages_of(transaction: str, now: dt.datetime) -> list[dict[str, object]]:
+    return [{"transactionId": transaction, "include": ["sender"]}]
+
+
+def _exceptions_of(listing: str, now: dt.datetime) -> list[dict[str, object]]:
+    # The year behind and the year ahead.
+    return [{"listingId": listing, "start": s, "end": s + _YEAR} for s in (now - _YEAR, now)]
+
+
+def _adjustments_of(listing: str, now: dt.datetime) -> list[dict[str, object]]:
+    return [{"listingId": listing, "start": now - _YEAR, "end": now + dt.timedelta(days=1)}]
+
+
+USERS = Table(
+    "users",
+    "user",
+    "User",
+    to_one=(("profile_image_id", "profileImage"),),
+    read=Windows("users", ("profileImage",)),
+)
 LISTINGS = Table(
     "listings",
     "listing",
-    Listing,
+    "Listing",
     to_one=(("author_id", "author"),),
     links=(LinkTable("listing_images", "images", "listing_id", "image_id"),),
+    read=Windows("listings", ("author", "images")),
 )
-IMAGES = Table("images", "image", Image)
+IMAGES = Table("images", "image", "Image")
 TRANSACTIONS = Table(
     "transactions",
     "transaction",
-    Transaction,
+    "Transaction",
     to_one=(
         ("listing_id", "listing"),
         ("provider_id", "provider"),
@@ -390,12 +457,25 @@ TRANSACTIONS = Table(
         ("booking_id", "booking"),
         ("stock_reservation_id", "stockReservation"),
     ),
+    read=Windows(
+        "transactions",
+        (
+            "listing",
+            "provider",
+            "customer",
+            "booking",
+            "stockReservation",
+            "reviews",
+            "reviews.author",
+            "reviews.subject",
+        ),
+    ),
 )
-BOOKINGS = Table("bookings", "booking", Booking, to_one=(("transaction_id", "transaction"),))
+BOOKINGS = Table("bookings", "booking", "Booking", to_one=(("transaction_id", "transaction"),))
 REVIEWS = Table(
     "reviews",
     "review",
-    Review,
+    "Review",
     to_one=(
         ("author_id", "author"),
         ("subject_id", "subject"),
@@ -406,28 +486,37 @@ REVIEWS = Table(
 STOCK_RESERVATIONS = Table(
     "stock_reservations",
     "stockReservation",
-    StockReservation,
+    "StockReservation",
     to_one=(("listing_id", "listing"), ("transaction_id", "transaction")),
 )
 MESSAGES = Table(
     "messages",
     "message",
-    Message,
+    "Message",
     to_one=(("sender_id", "sender"), ("transaction_id", "transaction")),
+    read=PerParent("messages", TRANSACTIONS, "transaction_id", _messages_of),
+    optional=True,
+    cost="a request a transaction",
 )
 AVAILABILITY_EXCEPTIONS = Table(
     "availability_exceptions",
     "availabilityException",
-    AvailabilityException,
+    "AvailabilityException",
     to_one=(("listing_id", "listing|ownListing"),),
+    read=PerParent("availability_exceptions", LISTINGS, "listing_id", _exceptions_of),
+    optional=True,
+    cost="two requests a listing",
 )
 STOCK_ADJUSTMENTS = Table(
     "stock_adjustments",
     "stockAdjustment",
-    StockAdjustment,
+    "StockAdjustment",
     to_one=(("listing_id", "listing|ownListing"), ("stock_reservation_id", "stockReservation")),
+    read=PerParent("stock_adjustments", LISTINGS, "listing_id", _adjustments_of),
+    optional=True,
+    cost="a request a listing",
 )
-EVENTS = Table("events", "event", Event)
+EVENTS = Table("events", "event", "Event")
 
 # Every resource table, in the order a snapshot reads them; `events` is the raw log.
 TABLES: tuple[Table, ...] = (
@@ -442,6 +531,8 @@ TABLES: tuple[Table, ...] = (
     AVAILABILITY_EXCEPTIONS,
     STOCK_ADJUSTMENTS,
 )
+# The tables the mirror keeps only when asked: each costs requests at a snapshot (`cost`).
+OPTIONAL_TABLES: tuple[str, ...] = tuple(t.name for t in TABLES if t.optional)
 BY_RESOURCE_TYPE: Mapping[str, Table] = {t.resource_type: t for t in TABLES}
 
 

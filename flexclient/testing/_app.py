@@ -21,6 +21,7 @@ from typing import Any
 from transit.transit_types import Keyword
 from werkzeug.wrappers import Request, Response
 
+from flexclient._endpoints.walk import by_path
 from flexclient._errors import ParameterError
 from flexclient._http.limits import PresetName, RateLimits, TokenBucket
 from flexclient._support.narrow import is_json_object, is_list
@@ -34,7 +35,7 @@ from flexclient.testing._engine import run_due
 from flexclient.testing._handlers import files
 from flexclient.testing._metering import Meters, wire_path
 from flexclient.testing._render import Api
-from flexclient.testing._routes import API_OF_SEGMENT, BY_PATH, handler_for
+from flexclient.testing._routes import API_OF_SEGMENT, handler_for
 from flexclient.testing._stripe import browser as stripe_browser
 
 assert _handlers  # imported for its handlers, which register themselves
@@ -121,7 +122,7 @@ def _is_endpoint(path: str) -> bool:
     """Whether `path` is an endpoint of Sharetribe's (a 404 from one is billed): of either
     API's table, or billed by its path (the Authentication API's, assets)."""
     match = _API_PATH.fullmatch(path)
-    known = match is not None and match[2] in BY_PATH[API_OF_SEGMENT[match[1]]]
+    known = match is not None and match[2] in by_path(API_OF_SEGMENT[match[1]])
     return known or usage_type(path) is not None
 
 
@@ -305,7 +306,7 @@ class FakeApp:
     # --- the APIs ------------------------------------------------------------------------------
 
     def api_call(self, request: Request, api: Api, path: str) -> dict[str, Any]:
-        route = BY_PATH[api].get(path)
+        route = by_path(api).get(path)
         kind = route.endpoint.kind if route is not None else None
         if route is None or request.method != ("GET" if kind == "query" else "POST"):
             raise ApiFailure(404, "not-found", f"No endpoint {request.method} {request.path}")

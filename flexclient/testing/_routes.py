@@ -1,16 +1,16 @@
 """Which handler answers which request: the endpoint table (`flexclient._endpoints.table`) is the
-only list of endpoints. A request's path finds its entry in the table, and that entry (the
-`Endpoint` object itself) finds the handler that registered for it with `handles`.
+only list of endpoints. A request's path finds its entry in the table (`by_path` of
+`flexclient._endpoints.walk`), and that entry (the `Endpoint` object itself) finds the handler
+that registered for it with `handles`; an entry no handler registered for answers 501.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any
 
-from flexclient._endpoints.kinds import Endpoint, Group, GroupSlot
-from flexclient._endpoints.table import IntegrationEndpoints, MarketplaceEndpoints
+from flexclient._endpoints.kinds import Endpoint
 from flexclient.testing._render import Api
 
 if TYPE_CHECKING:
@@ -19,43 +19,9 @@ if TYPE_CHECKING:
 Handler = Callable[["Call"], dict[str, Any]]
 AnyEndpoint = Endpoint[Any, Any]
 
-TABLES: dict[Api, type] = {"marketplace": MarketplaceEndpoints, "integration": IntegrationEndpoints}
 # Each API's segment of the URL path: /v1/api/..., /v1/integration_api/...
 SEGMENTS: dict[Api, str] = {"marketplace": "api", "integration": "integration_api"}
 API_OF_SEGMENT: dict[str, Api] = {segment: api for api, segment in SEGMENTS.items()}
-
-
-@dataclass(frozen=True)
-class Route:
-    """An endpoint of one API, as the table declares it, and the group it is in."""
-
-    api: Api
-    group: str
-    endpoint: AnyEndpoint
-
-
-def routes(api: Api) -> Iterator[Route]:
-    """Every endpoint of an API, from its table."""
-    for slot in vars(TABLES[api]).values():
-        if _is_group(slot):
-            for entry in vars(slot.cls).values():
-                if _is_endpoint(entry):
-                    yield Route(api, slot.name, entry)
-
-
-# `isinstance` cannot name type arguments; these say what a table's attributes hold.
-def _is_group(value: object) -> TypeGuard[GroupSlot[Group]]:
-    return isinstance(value, GroupSlot)
-
-
-def _is_endpoint(value: object) -> TypeGuard[AnyEndpoint]:
-    return isinstance(value, Endpoint)
-
-
-# An API's endpoints by their path below its prefix (`listings/query`).
-BY_PATH: dict[Api, dict[str, Route]] = {
-    api: {route.endpoint.path: route for route in routes(api)} for api in TABLES
-}
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -47,6 +48,18 @@ def demo_sdk(demo_marketplace: FakeMarketplace, wire: WireFormatName) -> Marketp
     return MarketplaceClient(
         demo_marketplace.client_id, base_url=demo_marketplace.url, wire_format=wire
     )
+
+
+@pytest.fixture
+def cli(
+    fake_marketplace: FakeMarketplace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> list[str]:
+    """The `flexclient` command's options that point it at `fake_marketplace` (its client ID
+    and secret in the environment)."""
+    for prefix in ("SHARETRIBE_SDK", "FLEX_INTEGRATION"):
+        monkeypatch.setenv(f"{prefix}_CLIENT_ID", fake_marketplace.client_id)
+        monkeypatch.setenv(f"{prefix}_CLIENT_SECRET", fake_marketplace.client_secret)
+    return ["--base-url", fake_marketplace.url, "--token-file", str(tmp_path / "token.json")]
 
 
 # --- transactions: what a booking or a purchase needs before it can start --------------------

@@ -5,23 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from flexclient import LatLng, Money
 from flexclient._cli import main, parse_value
 from flexclient.testing import FakeMarketplace
-
-
-@pytest.fixture
-def cli(
-    fake_marketplace: FakeMarketplace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> list[str]:
-    for prefix in ("SHARETRIBE_SDK", "FLEX_INTEGRATION"):
-        monkeypatch.setenv(f"{prefix}_CLIENT_ID", fake_marketplace.client_id)
-        monkeypatch.setenv(f"{prefix}_CLIENT_SECRET", fake_marketplace.client_secret)
-    return ["--base-url", fake_marketplace.url, "--token-file", str(tmp_path / "token.json")]
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

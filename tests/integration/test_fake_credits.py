@@ -336,17 +336,13 @@ STATUSES = (None, 400, 401, 403, 404, 409, 429, 500, 503)
 
 def every_call(client: MarketplaceClient | IntegrationClient) -> list[tuple[str, object]]:
     """(URL path, bound method) of every endpoint of `client` but the uploads."""
-    from flexclient._endpoints.kinds import Bound, Group, Upload
+    from flexclient._endpoints.kinds import Upload
+    from flexclient._endpoints.walk import api_of, iter_endpoints
 
-    found: list[tuple[str, object]] = []
-    for name in dir(type(client)):
-        group = getattr(client, name, None)
-        if isinstance(group, Group):
-            for action in dir(type(group)):
-                bound = getattr(group, action)
-                if isinstance(bound, Bound) and not isinstance(bound, Upload):
-                    found.append((bound.url_path, bound))
-    return found
+    # By name, as the statuses below are dealt out in this order.
+    entries = sorted(iter_endpoints(api_of(client)), key=lambda e: (e.group, e.endpoint.name))
+    bound = [e.bound(client) for e in entries]
+    return [(b.url_path, b) for b in bound if not isinstance(b, Upload)]
 
 
 def some_params(bound: object) -> dict[str, object]:

@@ -12,9 +12,10 @@ import requests
 
 from flexclient import BadRequestError, IntegrationClient, MarketplaceClient, Money
 from flexclient._endpoints.kinds import Endpoint
+from flexclient._endpoints.walk import TABLES, by_path, iter_endpoints
 from flexclient.models import Listing, ListingAttributes, UserAttributes
 from flexclient.testing import FakeMarketplace
-from flexclient.testing._routes import BY_PATH, TABLES, handler_for, routes
+from flexclient.testing._routes import handler_for
 from flexclient.testing._seed import png
 
 
@@ -29,17 +30,17 @@ def wire_names(model: Any) -> set[str]:
 
 def test_routes_come_from_the_endpoint_table() -> None:
     for api in TABLES:
-        table = list(routes(api))
-        assert table and len(BY_PATH[api]) == len(table)
+        table = list(iter_endpoints(api))
+        assert table and len(by_path(api)) == len(table)
         for route in table:
             assert isinstance(route.endpoint, Endpoint)
-            assert BY_PATH[api][route.endpoint.path] == route
+            assert by_path(api)[route.endpoint.path] == route
             assert route.endpoint.path.startswith(f"{route.group}/")
     # The handlers are keyed by the table's own entries.
-    shown = BY_PATH["marketplace"]["listings/show"].endpoint
+    shown = by_path("marketplace")["listings/show"].endpoint
     registered, same = (
         handler_for(shown),
-        handler_for(BY_PATH["integration"]["listings/show"].endpoint),
+        handler_for(by_path("integration")["listings/show"].endpoint),
     )
     assert registered is not None and same is not None and registered.handler is same.handler
 
@@ -86,8 +87,7 @@ def test_attributes_are_the_models_fields(
 def test_every_endpoint_of_the_table_has_a_handler() -> None:
     missing = [
         f"{route.api} {route.endpoint.path}"
-        for api in TABLES
-        for route in routes(api)
+        for route in iter_endpoints()
         if handler_for(route.endpoint) is None
     ]
     assert missing == []
@@ -103,18 +103,18 @@ def test_no_endpoint_answers_501(fake_marketplace: FakeMarketplace) -> None:
     }
     prefix = {"marketplace": "/v1/api/", "integration": "/v1/integration_api/"}
     statuses: dict[tuple[str, str], int] = {}
-    for api in TABLES:
-        for route in routes(api):
-            url = fake_marketplace.url + prefix[api] + route.endpoint.path
-            headers = {"Authorization": f"Bearer {tokens[api]}", "Accept": "application/json"}
-            if route.endpoint.kind == "query":
-                res = requests.get(url, headers=headers, timeout=10)
-            else:
-                res = requests.post(url, json={}, headers=headers, timeout=10)
-            statuses[route.endpoint.path, api] = res.status_code
-            assert res.status_code != 501 and res.status_code < 500, (route, res.text)
-            assert "data" in res.json() or "errors" in res.json()
-    assert len(statuses) == sum(len(list(routes(api))) for api in TABLES)
+    for route in iter_endpoints():
+        api = route.api
+        url = fake_marketplace.url + prefix[api] + route.endpoint.path
+        headers = {"Authorization": f"Bearer {tokens[api]}", "Accept": "application/json"}
+        if route.endpoint.kind == "query":
+            res = requests.get(url, headers=headers, timeout=10)
+        else:
+            res = requests.post(url, json={}, headers=headers, timeout=10)
+        statuses[route.endpoint.path, api] = res.status_code
+        assert res.status_code != 501 and res.status_code < 500, (route, res.text)
+        assert "data" in res.json() or "errors" in res.json()
+    assert len(statuses) == len(list(iter_endpoints()))
 
 
 def _token(fake: FakeMarketplace, **form: str) -> str:
