@@ -152,22 +152,24 @@ class Table:
     ) -> dict[str, SqlValue]:
         """The row of `resource`; `parent` fills to-one columns its relationships leave out
         (a booking read through its transaction names no transaction)."""
-        row: dict[str, SqlValue] = {}
-        for column in self.columns:
-            if column.path[0] == "id":
-                row[column.name] = str(resource.id)
-            elif column.path[0] == "relationships":
-                ref = _one(resource, column.path[1])
-                fallback = parent.get(column.name) if parent else None
-                row[column.name] = ref if ref is not None else fallback
-            else:
-                try:
-                    row[column.name] = _value(resource.attributes, column)
-                except MirrorError as exc:
-                    raise MirrorError(
-                        exc.database,
-                        f"{resource.type} {resource.id}, column {column.name}: {exc.problem}",
-                    ) from None
+        row: dict[str, SqlValue] = {"id": str(resource.id)}
+        attributes = resource.attributes
+        for name, path, kind in _attribute_columns(self):
+            value: object = attributes
+            for step in path:
+                value = getattr(value, step, None)
+                if value is None:
+                    break
+            try:
+                row[name] = None if value is None else sql_value(value, kind)
+            except MirrorError as exc:
+                raise MirrorError(
+                    exc.database, f"{resource.type} {resource.id}, column {name}: {exc.problem}"
+                ) from None
+        for name, wire in self.to_one:
+            ref = _one(resource, wire)
+            fallback = parent.get(name) if parent else None
+            row[name] = ref if ref is not None else fallback
         return row
 
     def linked(self, link: LinkTable, resource: Resource) -> list[str] | None:
@@ -242,13 +244,12 @@ def _columns(model: type[BaseModel], prefix: tuple[str, ...]) -> Iterator[Column
             yield Column(column, _SCALARS.get(kind, "json"), path)
 
 
-def _value(attributes: BaseModel, column: Column) -> SqlValue:
-    value: object = attributes
-    for name in column.path:
-        value = getattr(value, name, None)
-        if value is None:
-            return None
-    return sql_value(value, column.kind)
+@functools.cache
+def _attribute_columns(table: Table) -> tuple[tuple[str, tuple[str, ...], Kind], ...]:
+    """The columns a table's attributes fill: name, path and kind (read once a table)."""
+    return tuple(
+        (c.name, c.path, c.kind) for c in table.columns if c.path[0] not in ("id", "relationships")
+    )
 
 
 def sql_value(value: object, kind: Kind) -> SqlValue:
@@ -307,10 +308,14 @@ def json_text(value: object) -> str:
         raise MirrorError("", "holds NaN or an infinity, which JSON cannot hold") from None
 
 
+# One encoder for every value: json.dumps would make one a call.
+_ENCODER = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+)
+
+
 def _dumps(value: object) -> str:
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
+    return _ENCODER.encode(value)
 
 
 def _deep_json(value: object) -> str:
