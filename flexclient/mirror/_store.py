@@ -14,6 +14,7 @@ before anything is written to it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -71,8 +72,10 @@ def sqlite_path(url: str) -> str:
     return target.path or ":memory:"
 
 
+@functools.cache
 def _metadata(schema: str | None) -> sa.MetaData:
-    """The mirror's tables as SQLAlchemy sees them, with each database's column types."""
+    """The mirror's tables as SQLAlchemy sees them, with each database's column types (made
+    once a schema: a description, shared by every store of it)."""
     metadata = sa.MetaData(schema=schema)
     for table in (*TABLES, EVENTS):
         columns = [
@@ -112,6 +115,17 @@ def _metadata(schema: str | None) -> sa.MetaData:
             sa.Column("id", sa.Text, primary_key=True),
         )
     return metadata
+
+
+@functools.cache
+def _fingerprint(schema: str | None) -> str:
+    """What this release's tables, columns and indexes are, in short."""
+    tables = _metadata(schema).tables.values()
+    parts = sorted(
+        [f"{t.name}.{c.name}:{type(c.type).__name__}" for t in tables for c in t.columns]
+        + [f"{t.name}#{i.name}" for t in tables for i in t.indexes]
+    )
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
 
 def _qualified(schema: str | None, name: str) -> str:
@@ -229,11 +243,12 @@ class Store:
             driver = self._connection.connection.driver_connection
             assert driver is not None
             self._guard(lambda: driver.execute("PRAGMA journal_mode=WAL"))
-        if version != SCHEMA_VERSION or self.get("schema_columns") != self._fingerprint():
+        fingerprint = _fingerprint(self.target.schema)
+        if version != SCHEMA_VERSION or self.get("schema_columns") != fingerprint:
             # (A release whose models add a field changes the columns, not the version.)
             with self.transaction():
                 self._bring_up_to_date(version)
-                self.set("schema_columns", self._fingerprint())
+                self.set("schema_columns", fingerprint)
 
     def _table_names(self) -> list[str]:
         with self._read():
@@ -245,15 +260,6 @@ class Store:
             return value
         # A state table without a version: the schema's first version wrote none at first.
         return 1
-
-    def _fingerprint(self) -> str:
-        """What this release's tables, columns and indexes are, in short."""
-        tables = self._metadata.tables.values()
-        parts = sorted(
-            [f"{t.name}.{c.name}:{type(c.type).__name__}" for t in tables for c in t.columns]
-            + [f"{t.name}#{i.name}" for t in tables for i in t.indexes]
-        )
-        return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
     def _bring_up_to_date(self, version: int | None) -> None:
         """Create what is missing (tables, columns, indexes) and record the version; in the
