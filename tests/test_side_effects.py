@@ -24,7 +24,11 @@ from flexclient._support.compat import stack_depth
 from flexclient._support.json_reading import NestingError, read_json
 from flexclient._wire.formats import JSON, TRANSIT, WireDecodeError, WireFormat
 from flexclient.models import Listing, Resource, User, resource_from
-from flexclient.models._decoding import pause_collector_while_decoding, read_envelope
+from flexclient.models._decoding import (
+    CollectorPause,
+    pause_collector_while_decoding,
+    read_envelope,
+)
 from flexclient.models._envelope import EnvelopeError
 from flexclient.models._resource import model_for, register_model, registered, registered_models
 from tests import sample
@@ -35,10 +39,10 @@ PROBE_ID = "c6ff7190-bdf7-47a0-8a2b-e3136e74334f"
 
 
 @pytest.fixture
-def pausing() -> Iterator[Callable[[bool], None]]:
+def pausing() -> Iterator[Callable[[CollectorPause], None]]:
     """Sets the collector option for one test (never to begin with), and puts it back after."""
 
-    def choose(pause: bool) -> None:
+    def choose(pause: CollectorPause) -> None:
         pause_collector_while_decoding(pause)
 
     previous = pause_collector_while_decoding(False)
@@ -120,6 +124,56 @@ def test_only_the_option_pauses_the_collector_and_then_for_every_thread(
     pausing(True)
     assert collector_seen_from_another_thread(fmt) is False  # what the option is: documented
     assert gc.isenabled()  # and back once the decode ends
+
+
+@FORMATS
+def test_auto_leaves_the_collector_alone_while_another_thread_of_the_program_runs(
+    fmt: WireFormat, pausing: Callable[[CollectorPause], None]
+) -> None:
+    pausing("auto")
+    assert collector_seen_from_another_thread(fmt) is True
+
+
+# In a program of its own: this one may have other threads running (a fake marketplace the
+# session shares).
+_HELPER_DECODES = """
+import gc, sys, threading
+from flexclient._support.json_reading import helper_thread
+from flexclient._wire.formats import JSON, TRANSIT
+from flexclient.models import _decoding
+
+seen = []
+read = _decoding._read
+_decoding._read = lambda fmt, content: seen.append(gc.isenabled()) or read(fmt, content)
+fmt = {"json": JSON, "transit": TRANSIT}[sys.argv[1]]
+
+def decode(helper):
+    if helper:
+        helper_thread()
+    _decoding.read_envelope(fmt, fmt.encode({"data": []}))
+
+for helper in (False, True):
+    thread = threading.Thread(target=decode, args=(helper,))
+    thread.start()
+    thread.join()
+print(seen, gc.isenabled(), threading.active_count())
+"""
+
+
+@FORMATS
+def test_auto_pauses_it_on_a_helper_thread_of_flexclients_whose_caller_waits_for_it(
+    fmt: WireFormat,
+) -> None:
+    # The mirror reads its next page on a thread of its own while the thread that called
+    # sync() writes the one before: no code of the program's runs meanwhile, and the decode
+    # pauses the collector as in a program of one thread. A thread of the program's does not.
+    out = subprocess.run(
+        [sys.executable, "-c", _HELPER_DECODES, fmt.name],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.split() == ["[True,", "False]", "True", "1"]
 
 
 def test_the_option_says_what_it_replaces(pausing: Callable[[bool], None]) -> None:

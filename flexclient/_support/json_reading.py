@@ -9,7 +9,7 @@ So a document nested deeper than the calling thread's stack has room for, with
 `NestingError`, a `ValueError` like any other unreadable text. The collector is left alone.
 
 `gc_paused` pauses the collector for the whole process: decoding uses it when the decoding
-thread is the program's only one, or always if the program asks
+thread is the program's only one (`program_threads`), or always if the program asks
 (`flexclient.models.pause_collector_while_decoding`, docs/performance.md).
 """
 
@@ -20,6 +20,7 @@ import json
 import re
 import sys
 import threading
+import weakref
 from collections.abc import Generator
 from contextlib import contextmanager
 from itertools import accumulate
@@ -55,6 +56,21 @@ class _GcPause:
 
 gc_paused = _GcPause()
 """`with gc_paused(): ...` runs the block with the cyclic collector paused, in every thread."""
+
+# Threads flexclient starts for a call of its own, which waits for them before it returns (the
+# mirror asking for its next page while it writes one): while they run, the thread that made
+# the call is inside flexclient, and no code of the program's runs in it.
+_helpers: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+
+
+def helper_thread() -> None:
+    """Count the calling thread as one of flexclient's own (a thread pool's initializer)."""
+    _helpers.add(threading.current_thread())
+
+
+def program_threads() -> int:
+    """The threads running, of those `threading` knows, less flexclient's own helpers."""
+    return threading.active_count() - sum(1 for t in list(_helpers) if t.is_alive())
 
 
 class NestingError(ValueError):

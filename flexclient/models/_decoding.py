@@ -26,11 +26,15 @@ fallback, so that correctness never depends on it:
 
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 from flexclient._errors import ParameterError
-from flexclient._support.json_reading import NestingError, check_nesting, gc_paused
+from flexclient._support.json_reading import (
+    NestingError,
+    check_nesting,
+    gc_paused,
+    program_threads,
+)
 from flexclient._wire.formats import WireDecodeError
 from flexclient.models._envelope import build_envelope, envelope_from_json
 
@@ -53,7 +57,9 @@ def pause_collector_while_decoding(pause: CollectorPause) -> CollectorPause:
     """When to pause the cyclic garbage collector while a response body becomes models:
     `"auto"`, the default, when the decoding thread is the program's only thread (of those
     `threading` knows: a thread a C extension starts on its own is not counted until it
-    calls into `threading`); `True` always; `False` never. Returns the setting it replaces.
+    calls into `threading`; nor are flexclient's own helpers, such as the thread on which the
+    mirror reads its next page while it writes one, whose caller waits for them inside
+    flexclient); `True` always; `False` never. Returns the setting it replaces.
 
     Building a page's thousands of objects at once otherwise sets off the collector's older
     passes, full ones among them, each over every object of the process: paused, a page of
@@ -77,9 +83,9 @@ def pause_collector_while_decoding(pause: CollectorPause) -> CollectorPause:
 def read_envelope(fmt: WireFormat, content: bytes) -> Envelope[Any]:
     """A successful response's body as an `Envelope`; raises `WireDecodeError`, `EnvelopeError`."""
     pause = _Settings.pause_collector
-    # active_count() counts the threads started through `threading` (and those that have
-    # called into it): one means no thread of the program's own can see the pause.
-    if pause is True or (pause == "auto" and threading.active_count() == 1):
+    # The threads started through `threading` (and those that have called into it), less
+    # flexclient's helpers: one means no thread of the program's own can see the pause.
+    if pause is True or (pause == "auto" and program_threads() == 1):
         with gc_paused():
             return _read(fmt, content)
     return _read(fmt, content)

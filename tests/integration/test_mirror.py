@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import logging
 import os
 import random
 import re
@@ -598,11 +599,14 @@ def test_rows_made_in_one_millisecond_beyond_a_page_are_all_copied(database_url:
 
 
 def _market(fake: FakeMarketplace, listings: int) -> IntegrationClient:
-    """A marketplace of one author's `listings`, made through the Integration API."""
+    """A marketplace of one author's `listings`, made through the Integration API a
+    millisecond apart (so that a snapshot's pages are known: 100 new listings on the first,
+    99 on each after it, which repeats the newest of the page before)."""
     integ = integration(fake)
     author = fake.add_user("author@example.com", "pass-word-1")
     for n in range(listings):
         integ.listings.create({"title": f"Listing {n}", "authorId": author, "state": "published"})
+        fake.advance(0.001)
     return integ
 
 
@@ -611,23 +615,74 @@ def test_a_snapshot_killed_mid_table_resumes_where_it_stopped(
 ) -> None:
     db = database_url
     with FakeMarketplace() as fake:
-        _market(fake, 130)
-        # The user, a page of listings, part of the next.
-        budget = WriteBudget(monkeypatch, 1 + 100 + 5)
+        _market(fake, 600)
+        # Killed at its second write of listings; the first, of the six pages that brought
+        # 500 new listings or more (595), is committed.
+        written: list[int] = []
+        upsert_many = Store.upsert_many
+
+        def crashing(store: Store, table: Any, rows: Any) -> list[str]:
+            if table.name == "listings":
+                if written:
+                    raise Crash
+                written.append(len(rows))
+            return upsert_many(store, table, rows)
+
+        monkeypatch.setattr(Store, "upsert_many", crashing)
         m = mirror(fake, db)
         with pytest.raises(Crash):
             m.sync()
         m.close()
-        budget.lift()
+        monkeypatch.setattr(Store, "upsert_many", upsert_many)
+        assert written == [595]
         before = len(fake.requests)
         with mirror(fake, db) as again:
             report = again.sync()
-        # The first page of listings was committed: only the rest is read again, in one
-        # request.
-        assert report.upserted == {"listings": 30} and report.snapshot == "first sync"
+        # Only the rest is read again, in one request.
+        assert report.upserted == {"listings": 5} and report.snapshot == "first sync"
         read = [p.rsplit("/", 2)[1] for _, p in fake.requests[before:] if p.endswith("s/query")]
         assert [r for r in read if r != "events"] == ["listings", "transactions"]
         assert contents(db) == fresh_snapshot(fake, new_database())
+
+
+def test_a_snapshot_asks_for_its_next_page_while_it_writes_the_pages_before(
+    database_url: str,
+    new_database: Callable[[], str],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="flexclient")
+    with FakeMarketplace() as fake:
+        _market(fake, 600)
+
+        def listing_reads() -> int:
+            return sum(1 for _, p in fake.requests if p.endswith("/listings/query"))
+
+        writes: list[tuple[int, int]] = []  # rows written, and listing pages asked for by then
+        upsert_many = Store.upsert_many
+
+        def watching(store: Store, table: Any, rows: Any) -> list[str]:
+            if table.name == "listings":
+                if not writes:
+                    # The seventh page is asked for while the first six are written.
+                    waited = time.monotonic() + 10
+                    while listing_reads() < 7 and time.monotonic() < waited:
+                        time.sleep(0.01)
+                writes.append((len(rows), listing_reads()))
+            return upsert_many(store, table, rows)
+
+        monkeypatch.setattr(Store, "upsert_many", watching)
+        with mirror(fake, database_url) as m:
+            m.sync()
+        # The listings were read on a thread of the mirror's own, gone when the sync ended.
+        read_on = {r.threadName for r in caplog.records if "/listings/query -> 200" in r.message}
+        assert len(read_on) == 1 and str(read_on.pop()).startswith("flexclient-mirror")
+        assert not [t for t in threading.enumerate() if t.name.startswith("flexclient-mirror")]
+        # Pages written a few at a time: two writes for the snapshot's seven pages (the
+        # catch-up's writes of the listings' events follow).
+        assert writes[:2] == [(595, 7), (5, 7)]
+        monkeypatch.setattr(Store, "upsert_many", upsert_many)
+        assert contents(database_url) == fresh_snapshot(fake, new_database())
 
 
 def test_progress_is_drawn_only_when_asked_or_on_a_terminal(
