@@ -24,7 +24,6 @@ import logging
 import sys
 import threading
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -40,7 +39,7 @@ from flexclient._errors import (
 )
 from flexclient._events import FASTEST_POLL_INTERVAL, credits_per_day
 from flexclient._http.transport import parse_http_date
-from flexclient._support.json_reading import helper_thread
+from flexclient.mirror._ahead import ReadAhead
 from flexclient.mirror._database import DEFAULT_LOCK_TIMEOUT
 from flexclient.mirror._names import DEFAULT_POLL_INTERVAL
 from flexclient.mirror._store import Store
@@ -664,59 +663,62 @@ class Mirror:
         """Read `table` oldest first, each request a first page from the newest `createdAt`
         read so far: no deep offsets, and no limit on how many rows a table may have.
 
-        Pages are written a few at a time (`_WRITE_ROWS`), each write in one transaction with
-        where the table's snapshot got to; the next page is asked for as soon as this one
-        says where it starts, and is on its way while the pages before it are written."""
+        The pages are read on a thread of their own, up to a write's worth ahead, while the
+        ones before are written: a few at a time (`_WRITE_ROWS`), each write in one
+        transaction with where the table's snapshot got to."""
         key = f"snapshot:{table.name}"
         cursor = _Cursor.load(self.store.json_object(key))
-
-        def params(at: str | None) -> dict[str, Any]:
-            sent: dict[str, Any] = {"include": include, "perPage": _PAGE, "sort": "-createdAt"}
-            if at is not None:
-                sent["createdAtStart"] = dt.datetime.fromisoformat(at)
-            return sent
-
         held: _Held | None = None  # pages read and not yet written
-        with _Ahead(query) as ahead:
-            ahead.send(params(cursor.at), self._clock())
-            while True:
-                sent, res = ahead.answer()
-                self._answered(res)
-                sent += self._offset  # the API's time, by what its answer told
-                page = res.data
-                resources: list[Resource] = page.data
-                _check_window(res, str(query.path), cursor.at)
-                fresh = [r for r in resources if str(r.id) not in cursor.ids]
-                if cursor.at is not None and not fresh and len(resources) == _PAGE:
-                    # A whole page created in the same millisecond: read it by pages.
-                    fresh = self._same_millisecond(query, params(cursor.at), cursor.at)
-                    cursor = _Cursor(_next_ms(cursor.at), [])
-                else:
-                    before, cursor = cursor, cursor.advanced(fresh)
-                    if len(resources) == _PAGE and cursor == before:
-                        # Nothing new in a full page: asking again would bring the same page.
-                        raise _unexpected(
-                            res,
-                            str(query.path),
-                            f"a full page from createdAtStart {before.at} brought nothing"
-                            " new: the window does not move",
-                        )
-                done = len(resources) < _PAGE
-                if not done:
-                    ahead.send(params(cursor.at), self._clock())
-                held = held or _Held(sent)
-                held.add(fresh, page.included)
-                if done or len(held.resources) >= _WRITE_ROWS:
+        pages = self._window_pages(query, include, cursor)
+        with ReadAhead(pages, _WRITE_ROWS // _PAGE, "flexclient-mirror") as read:
+            for page in read:
+                held = held or _Held(page.sent)
+                held.add(page.fresh, page.included)
+                if page.done or len(held.resources) >= _WRITE_ROWS:
                     self._write(
                         table,
                         held.resources,
                         functools.partial(self._store_resource, table, by_id=held.included),
-                        functools.partial(self._window_read, key, cursor, done, held.sent),
+                        functools.partial(
+                            self._window_read, key, page.cursor, page.done, held.sent
+                        ),
                     )
                     held = None
                     self._show_progress(table)
-                if done:
-                    return
+
+    def _window_pages(self, query: Any, include: list[str], cursor: _Cursor) -> Iterator[_Page]:
+        """The pages of a table's snapshot from `cursor` on, each with the cursor after it;
+        an answer that does not keep to its window or order is an error."""
+        while True:
+            params: dict[str, Any] = {"include": include, "perPage": _PAGE, "sort": "-createdAt"}
+            if cursor.at is not None:
+                params["createdAtStart"] = dt.datetime.fromisoformat(cursor.at)
+            sent = self._clock()
+            res = query(params)
+            self._answered(res)
+            sent += self._offset  # the API's time, by what its answer told
+            page = res.data
+            resources: list[Resource] = page.data
+            _check_window(res, str(query.path), cursor.at)
+            fresh = [r for r in resources if str(r.id) not in cursor.ids]
+            if cursor.at is not None and not fresh and len(resources) == _PAGE:
+                # A whole page created in the same millisecond: read that millisecond by pages.
+                fresh = self._same_millisecond(query, params, cursor.at)
+                cursor = _Cursor(_next_ms(cursor.at), [])
+            else:
+                before, cursor = cursor, cursor.advanced(fresh)
+                if len(resources) == _PAGE and cursor == before:
+                    # Nothing new in a full page: asking again would bring the same page.
+                    raise _unexpected(
+                        res,
+                        str(query.path),
+                        f"a full page from createdAtStart {before.at} brought nothing new:"
+                        " the window does not move",
+                    )
+            done = len(resources) < _PAGE
+            yield _Page(fresh, page.included, cursor, sent, done)
+            if done:
+                return
 
     def _window_read(self, key: str, cursor: _Cursor, done: bool, sent: dt.datetime) -> None:
         """Save where a table's snapshot got to: the cursor, whether it is done, and the mark
@@ -1100,37 +1102,16 @@ class _Held:
         self.included.update(_by_key(included))
 
 
-class _Ahead:
-    """One request of `query` on its way on a thread of its own while the caller writes the
-    page before it. Only one is ever in flight, and the caller waits for its answer before
-    it sends another, so the client is used by one thread at a time; leaving the block waits
-    for a request still on its way (its deadline bounds that), its answer or error unread.
-    The thread is one of flexclient's helpers: decoding on it pauses the collector as it would
-    in a program of one thread (`pause_collector_while_decoding`)."""
+@dataclass(frozen=True)
+class _Page:
+    """A page of a table's snapshot: the resources not read before, what it included, the
+    cursor after it, the API's time it was asked for, and whether it was the last."""
 
-    def __init__(self, query: Callable[[dict[str, Any]], Response[Any]]) -> None:
-        self._query = query
-        self._pool = ThreadPoolExecutor(
-            1, thread_name_prefix="flexclient-mirror", initializer=helper_thread
-        )
-        self._next: tuple[dt.datetime, Future[Response[Any]]] | None = None
-
-    def __enter__(self) -> _Ahead:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
-
-    def send(self, params: dict[str, Any], sent: dt.datetime) -> None:
-        """Ask for `params` now (`sent`: the local time it was asked at)."""
-        self._next = (sent, self._pool.submit(self._query, params))
-
-    def answer(self) -> tuple[dt.datetime, Response[Any]]:
-        """When the request was sent, and its answer (its error raised here)."""
-        assert self._next is not None, "an answer asked for before a request"
-        sent, future = self._next
-        self._next = None
-        return sent, future.result()
+    fresh: list[Resource]
+    included: list[Resource]
+    cursor: _Cursor
+    sent: dt.datetime
+    done: bool
 
 
 @dataclass(frozen=True)
