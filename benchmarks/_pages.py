@@ -488,6 +488,45 @@ SHAPES: dict[str, Callable[[], dict[str, Any]]] = {
 and three images each, and the shapes above, each at its default size."""
 
 
+def _listings(data: list[Any]) -> None:
+    for listing in data:
+        _ = listing.author, listing.images
+
+
+def _search(data: list[Any]) -> None:
+    for listing in data:
+        _ = listing.author.profile_image, listing.images
+
+
+def _transactions(data: list[Any]) -> None:
+    for tx in data:
+        _ = tx.listing, tx.provider, tx.customer, tx.booking, tx.reviews, tx.messages
+
+
+def _events(data: list[Any]) -> None:
+    for event in data:
+        _ = event.attributes.resource
+
+
+def _sparse(data: list[Any]) -> None:
+    for listing in data:
+        _ = listing.attributes.title, listing.attributes.price
+
+
+READS: dict[str, Callable[[list[Any]], None]] = {
+    "listings": _listings,
+    "search": _search,
+    "transactions": _transactions,
+    "events": _events,
+    "sparse": _sparse,
+}
+"""What a program reads of each shape's `data`, decoded: every included resource each
+resource names (a listing's author and images, and the author's profile image on the search
+page; a transaction's listing, parties, booking, reviews and messages), an event's resource,
+a sparse listing's two attributes."""
+assert READS.keys() == SHAPES.keys()
+
+
 def encoded_shape(shape: str) -> tuple[bytes, bytes]:
     """A shape's page as (JSON bytes, Transit bytes), as the API writes each: in Transit,
     the type of every resource (an event's resource too) and reference as a keyword."""
