@@ -28,7 +28,7 @@ def js_modules() -> Path | None:
 def described(js_modules: Path | None = None) -> str:
     """The date (UTC), the CPUs, Python, pydantic, the build of the Transit reader (compiled
     in the platform wheels, pure Python from a checkout) and, given the JS SDK's
-    `node_modules`, node and the SDK's version; the load average, which moves every figure."""
+    `node_modules`, node and the SDKs' versions; the load average, which moves every figure."""
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -47,8 +47,12 @@ def described(js_modules: Path | None = None) -> str:
     ]
     if js_modules is not None:
         node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout
-        sdk = json.loads((js_modules / "sharetribe-flex-sdk" / "package.json").read_text())
-        parts.append(f"node {node.strip().lstrip('v')}, sharetribe-flex-sdk {sdk['version']}")
+        sdks = [
+            f"{name} {json.loads((js_modules / name / 'package.json').read_text())['version']}"
+            for name in ("sharetribe-flex-sdk", "sharetribe-flex-integration-sdk")
+            if (js_modules / name).is_dir()
+        ]
+        parts.append(", ".join([f"node {node.strip().lstrip('v')}", *sdks]))
     if hasattr(os, "getloadavg"):
         parts.append(f"load {os.getloadavg()[0]:.1f}")
     return "; ".join(parts)

@@ -1,6 +1,9 @@
-"""A loopback server answering every GET with the benchmark page, run in a process of its own.
+"""A loopback server answering every GET with a benchmark page, run in a process of its own.
 
-    python benchmarks/_page_server.py [listings]
+    python benchmarks/_page_server.py [listings | shape]
+
+The page is the first benchmarks' page of `listings` listings (default 100), or one of the
+shapes of `_pages.SHAPES` by name (`search`, `transactions`, `events`, `sparse`...).
 
 Prints its port on the first line of its output, then serves until its input is closed. A GET
 of `.../marketplace/show` is answered with a marketplace, any other GET with the page, in the
@@ -19,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _pages import encoded
+from _pages import SHAPES, encoded, encoded_shape
 
 from flexclient._wire.formats import JSON, TRANSIT
 from flexclient.testing._app import keyword_types
@@ -29,9 +32,10 @@ TOKEN = (
 )
 
 
-def server(listings: int) -> ThreadingHTTPServer:
-    """The server, bound to a free port of 127.0.0.1, not yet serving."""
-    as_json, as_transit = encoded(listings, listings)
+def server(page: str) -> ThreadingHTTPServer:
+    """The server of `page` (a count of listings or a shape's name), bound to a free port of
+    127.0.0.1, not yet serving."""
+    as_json, as_transit = encoded_shape(page) if page in SHAPES else encoded(int(page), int(page))
     marketplace = {"data": {"id": uuid.UUID(int=1), "type": "marketplace", "attributes": {}}}
     marketplace["data"]["attributes"] = {"name": "Bench"}
     shown = JSON.encode(marketplace), TRANSIT.encode(keyword_types(marketplace))
@@ -69,7 +73,7 @@ def server(listings: int) -> ThreadingHTTPServer:
 
 
 def main() -> None:
-    made = server(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
+    made = server(sys.argv[1] if len(sys.argv) > 1 else "100")
     threading.Thread(target=made.serve_forever, daemon=True).start()
     print(made.server_address[1], flush=True)
     sys.stdin.read()  # until the benchmark closes our input (or ends)

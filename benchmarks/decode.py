@@ -1,6 +1,6 @@
 """Decoding a page: flexclient's whole typed decode against the bare parsers of the same bytes.
 
-    python benchmarks/decode.py
+    python benchmarks/decode.py [--shape NAME]
 
 A 100-listing page with 100 included users and 300 included images. "flexclient" is the full
 path of a response body: decode, build typed models, and resolve every relationship of every
@@ -10,12 +10,16 @@ validated from the same bytes with the collector paused and the relationships re
 hand: `_plain_models.py`) and `json.loads`; for Transit, transit-python's `Reader.read`.
 With node and the official SDK installed (.cache/js-sdks, as .ci/run installs it), the SDK's
 own decode of the same Transit is timed too. Targets: JSON at most 1.1x the eager-model floor;
-Transit at most 1x Reader.read. Last, what a page leaves to the cyclic collector: the objects
-it tracks, a pass of the young generations over it, and its freeing.
+Transit at most 1x Reader.read. Then what a page leaves to the cyclic collector: the objects
+it tracks, a pass of the young generations over it, and its freeing. Last, every shape of
+page end_to_end.py reads (`_pages.SHAPES`; one with `--shape NAME`, which prints that alone):
+the decode and what a program reads of it, in JSON against `json.loads` and in Transit
+against `Reader.read`, and the JS SDK's own decode of the same Transit.
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
 import io
 import json
@@ -35,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import _plain_models
 from _machine import described, js_modules
-from _pages import encoded
+from _pages import READS, SHAPES, encoded, encoded_shape
 
 from flexclient._support.json_reading import gc_paused
 from flexclient._wire.formats import JSON, TRANSIT
@@ -154,8 +158,48 @@ def print_stages(
         print(f"  {name:8}{cells}")
 
 
+def shape_row(shape: str) -> str:
+    """One shape's row of `print_shapes`."""
+    json_raw, transit_raw = encoded_shape(shape)
+    read = READS[shape]
+
+    def ours(fmt: Any, raw: bytes) -> Any:
+        envelope = read_envelope(fmt, raw)
+        read(envelope.data)
+        return envelope
+
+    t_loads, t_json, r_json = paired(lambda: json.loads(json_raw), lambda: ours(JSON, json_raw))
+    t_reader, t_transit, r_transit = paired(
+        lambda: Reader("json").read(io.StringIO(transit_raw.decode())),
+        lambda: ours(TRANSIT, transit_raw),
+    )
+    js = js_decode_ms(transit_raw)
+    return (
+        f"  {shape:14}{t_json * 1e3:8.2f}{t_loads * 1e3:12.2f}{r_json:7.2f}x"
+        f"{t_transit * 1e3:10.2f}{t_reader * 1e3:13.2f}{r_transit:7.2f}x"
+        + (f"{js:9.2f}" if js is not None else "   (none)")
+    )
+
+
+def print_shapes(shapes: list[str]) -> None:
+    """Each shape's decode, and what a program reads of it, against the bare parsers of the
+    same bytes (median of per-round ratios, best times), and the JS SDK's decode."""
+    print("\nevery shape: decode and read, against the bare parser (median of per-round ratios)")
+    print(f"  {'shape':14}{'JSON':>8}{'json.loads':>12}{'ratio':>8}{'Transit':>10}", end="")
+    print(f"{'Reader.read':>13}{'ratio':>8}{'JS SDK':>9}")
+    for shape in shapes:
+        print(shape_row(shape))
+    print("  (ms, best times; JS SDK: its own decode of the Transit, best of 15)")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shape", choices=list(SHAPES), help="that shape's decode alone")
+    args = parser.parse_args()
     print(described(js_modules()))
+    if args.shape:
+        print_shapes([args.shape])
+        return
     json_raw, transit_raw = encoded(100, 100)
     verify(full_decode(JSON, json_raw), 100)
     verify(full_decode(TRANSIT, transit_raw), 100)
@@ -240,6 +284,7 @@ def main() -> None:
         )
 
     print_objects(json_raw, transit_raw)
+    print_shapes(list(SHAPES))
 
 
 def print_objects(json_raw: bytes, transit_raw: bytes) -> None:

@@ -1,6 +1,7 @@
 """Decode and cold-start costs in CPU instructions, which no other work on the machine moves.
 
     python benchmarks/instructions.py
+    python benchmarks/instructions.py --shape events   # one page shape's decode alone
 
 On a shared machine the time of the same decode moves by half from one minute to the next
 (decode.py measures both sides in alternation and prints medians for that reason); the number
@@ -16,11 +17,14 @@ included) of the baseline (`import requests; from pydantic import BaseModel, Fie
 TypeAdapter`) and of a program's import (`from flexclient import MarketplaceClient`), with
 bytecode cached as after an install; and, where requests-mock is installed, the first call
 after import, with and without pydantic's plugin scan. Needs valgrind; takes about five
-minutes.
+minutes. With `--shape NAME`, only the decode of that shape of `_pages.SHAPES` and what a
+program reads of it (as decode.py's `--shape`), in JSON against `json.loads` and in Transit
+against `Reader.read`.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
 import importlib.util
 import os
@@ -45,12 +49,26 @@ SIDES = {
     "transit-python Reader.read": "Reader('json').read(io.StringIO(transit_raw.decode()))",
 }
 
-DRIVER = """
-import io, sys
-sys.path.insert(0, {here!r})
-from decode import JSON, TRANSIT, Reader, _plain_models, encoded, full_decode, gc_paused
+# A shape's decode and read, against the bare parsers of the same bytes (decode.py's).
+SHAPE_SIDES = {
+    "flexclient, JSON": "shape_decode(JSON, json_raw)",
+    "json.loads": "json.loads(json_raw)",
+    "flexclient, Transit": "shape_decode(TRANSIT, transit_raw)",
+    "transit-python Reader.read": SIDES["transit-python Reader.read"],
+}
 
-json_raw, transit_raw = encoded(100, 100)
+DRIVER = """
+import io, json, sys
+sys.path.insert(0, {here!r})
+from decode import JSON, TRANSIT, READS, Reader, _plain_models, encoded, encoded_shape
+from decode import full_decode, gc_paused, read_envelope
+
+json_raw, transit_raw = encoded(100, 100) if {shape!r} is None else encoded_shape({shape!r})
+
+def shape_decode(fmt, raw):
+    envelope = read_envelope(fmt, raw)
+    READS[{shape!r}](envelope.data)
+    return envelope
 
 def floor():
     with gc_paused():
@@ -83,11 +101,12 @@ def callgrind(command: list[str], env: dict[str, str]) -> int:
     return int(found.group(1))
 
 
-def decode_instructions(statement: str, runs: int) -> int:
-    """Instructions of a process that decodes `runs` times after three warm-up decodes."""
+def decode_instructions(statement: str, runs: int, shape: str | None = None) -> int:
+    """Instructions of a process that decodes `runs` times after three warm-up decodes (of
+    the 100-listing page, or of `shape`'s)."""
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "driver.py"
-        script.write_text(DRIVER.format(here=str(HERE), statement=statement))
+        script.write_text(DRIVER.format(here=str(HERE), statement=statement, shape=shape))
         return callgrind([sys.executable, str(script), str(runs)], dict(os.environ))
 
 
@@ -121,13 +140,38 @@ def process_instructions(code: str, cache: str) -> int:
     return callgrind([sys.executable, "-c", code], env)
 
 
+def shape_main(shape: str) -> None:
+    """`--shape`: that shape's decode and read against the bare parsers, in instructions."""
+    each = {
+        name: (
+            decode_instructions(statement, RUNS, shape) - decode_instructions(statement, 0, shape)
+        )
+        / RUNS
+        for name, statement in SHAPE_SIDES.items()
+    }
+    print(f"instructions a decode and read of the {shape} page (callgrind, hash seed 0):")
+    for name, count in each.items():
+        print(f"  {name:28}{count / 1e6:8.2f} M")
+    json_ratio = each["flexclient, JSON"] / each["json.loads"]
+    transit_ratio = each["flexclient, Transit"] / each["transit-python Reader.read"]
+    print(f"JSON against json.loads:      {json_ratio:5.3f}x")
+    print(f"Transit against Reader.read:  {transit_ratio:5.3f}x")
+
+
 def main() -> None:
     sys.path.insert(0, str(Path(__file__).parent))
     from _machine import described
+    from _pages import SHAPES
 
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shape", choices=list(SHAPES), help="that shape's decode alone")
+    args = parser.parse_args()
     print(described())
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (Debian: apt install valgrind)")
+    if args.shape:
+        shape_main(args.shape)
+        return
     each = {
         name: (decode_instructions(statement, RUNS) - decode_instructions(statement, 0)) / RUNS
         for name, statement in SIDES.items()

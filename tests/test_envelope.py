@@ -190,6 +190,43 @@ def test_a_model_defined_later_is_used_for_its_type_once_registered() -> None:
         assert type(read(fmt)) is Resource  # and the block took it back
 
 
+def _event(resource: object, resource_type: str | None = "listing") -> dict[str, object]:
+    attributes = {"sequenceId": 1, "resourceType": resource_type, "resource": resource}
+    return {"id": uuid.uuid4(), "type": "event", "attributes": attributes}
+
+
+@pytest.mark.parametrize("fmt", [JSON, TRANSIT], ids=["json", "transit"])
+def test_an_events_resource_is_read_by_the_model_registered_for_its_type(fmt: WireFormat) -> None:
+    listing = {"id": uuid.UUID(LISTING), "type": "listing", "attributes": {"title": "New"}}
+    untyped = {"id": uuid.UUID(LISTING), "attributes": {"title": "Typed by resourceType"}}
+    unknown = {"id": uuid.UUID(LISTING), "type": "flexclientTestThing", "attributes": {"x": 1}}
+    raw = fmt.encode({"data": [_event(listing), _event(untyped), _event(unknown), _event(None)]})
+
+    def resources() -> list[object]:
+        return [e.attributes.resource for e in read_envelope(fmt, raw).data]
+
+    first, second, third, deleted = resources()
+    assert type(first) is Listing and first.attributes.title == "New"
+    assert type(second) is Listing and second.attributes.title == "Typed by resourceType"
+    assert type(third) is Resource and third.attributes.model_extra == {"x": 1}
+    assert deleted is None
+
+    class MyListing(Listing):
+        pass
+
+    with registered(MyListing):  # the models of an event's resource follow the registry
+        assert [type(r) for r in resources()[:2]] == [MyListing, MyListing]
+    assert [type(r) for r in resources()[:2]] == [Listing, Listing]
+
+
+@pytest.mark.parametrize("fmt", [JSON, TRANSIT], ids=["json", "transit"])
+def test_an_events_resource_that_is_no_resource_is_refused_saying_why(fmt: WireFormat) -> None:
+    raw = fmt.encode({"data": [_event({"type": "listing", "attributes": {}})]})
+    why = r"(?s)data\[0\]: not a valid 'event' resource.*resource.*\bid\s+Field required"
+    with pytest.raises(EnvelopeError, match=why):
+        read_envelope(fmt, raw)
+
+
 @pytest.mark.parametrize("pausing", [False, True], ids=["default", "pausing"])
 @pytest.mark.parametrize("fmt", [JSON, TRANSIT], ids=["json", "transit"])
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ import contextlib
 import copy
 import importlib
 import uuid
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeVar, cast
 
@@ -22,7 +22,7 @@ from pydantic_core import CoreSchema, core_schema
 
 from flexclient._errors import ParameterError, RelationshipNotIncludedError, RelationshipTypeError
 from flexclient._support.frozen import Frozen
-from flexclient._support.narrow import is_dict, is_list, is_set, is_str
+from flexclient._support.narrow import is_dict, is_list, is_mapping, is_set, is_str
 from flexclient._wire.values import uuid_value
 from flexclient.models._display import describe, html_fields, record, short_repr
 from flexclient.models._relations import LINKS, NO_RESPONSE_LINKS, Relation
@@ -198,6 +198,9 @@ def _registry_changed() -> None:
     _REGISTRY.update(wanted)
     for gone in _REGISTRY.keys() - wanted.keys():
         del _REGISTRY[gone]
+    for model in _REBUILT:
+        if model.__pydantic_complete__:
+            model.model_rebuild(force=True)
 
 
 class Resource(BaseModel):
@@ -391,6 +394,59 @@ class _DumpedAsItsOwnType:
 
 AnyResource = Annotated[Resource, _DumpedAsItsOwnType()]
 """A field type for resources of any type, each dumped (`model_dump`) as its own model."""
+
+
+class ValidatedByItsType(_DumpedAsItsOwnType):
+    """Marks a field holding one resource of any type, validated by its type's model inside
+    pydantic-core, as a response's own resources are (`_envelope`): a JSON body goes from its
+    bytes straight into the model, with no plain values in between, which a validator of the
+    enclosing model's (a Python function) would force on all of it. A resource the models do
+    not take (a type without a model, null `attributes`, no `type`) goes to `resource_from`,
+    its type then read from the field `type_field` names, validated before this one.
+
+    The schema holds the registry's models as it is built, all of the library's imported
+    first; the models with such a field are rebuilt when the registry changes
+    (`rebuilt_with_the_registry`), so that a program's own model is read here too. Use it as
+    `Annotated[Resource, ValidatedByItsType("resource_type")] | None`; dumped as its own
+    model, as `AnyResource` is."""
+
+    def __init__(self, type_field: str) -> None:
+        self.type_field = type_field
+
+    def __get_pydantic_core_schema__(
+        self, source: object, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        for module in sorted(set(MODEL_MODULES.values())):
+            importlib.import_module(f"flexclient.models.{module}")  # registers its models
+        choices: dict[Hashable, CoreSchema] = {
+            m.resource_type: handler.generate_schema(m)
+            for m in registered_models()
+            if m.resource_type
+        }
+        typed = core_schema.tagged_union_schema(choices, discriminator="type")
+        other = core_schema.with_info_plain_validator_function(self._other)
+        schema = core_schema.union_schema([typed, other], mode="left_to_right")
+        return _serialized_as(schema, core_schema.simple_ser_schema("any"))
+
+    def _other(self, raw: object, info: core_schema.ValidationInfo) -> Resource:
+        if isinstance(raw, Resource):
+            return raw
+        if not (is_mapping(raw) and "id" in raw):
+            # Not a resource at all: the generic model's validation says what is missing.
+            made: Resource = Resource.__pydantic_validator__.validate_python(raw)
+            return made
+        if not raw.get("type"):
+            raw = {**raw, "type": info.data.get(self.type_field)}
+        return resource_from(raw)
+
+
+_REBUILT: list[builtins.type[BaseModel]] = []
+
+
+def rebuilt_with_the_registry(*models: builtins.type[BaseModel]) -> None:
+    """Rebuild `models` (in order: a model before those that hold it) whenever the registry
+    changes, once built: they hold `ValidatedByItsType` fields, whose schema holds the models."""
+    _REBUILT.extend(models)
 
 
 # Where each resource type's model is defined: a module of flexclient.models is imported when

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
-from flexclient._support.narrow import is_mapping
 from flexclient.models._resource import (
-    AnyResource,
     Attributes,
     Resource,
+    ValidatedByItsType,
     WireModel,
-    resource_from,
+    rebuilt_with_the_registry,
 )
 
 
@@ -42,20 +41,10 @@ class EventAttributes(Attributes):
     resource_id: uuid.UUID | None = None
     resource_type: str | None = None
     marketplace_id: uuid.UUID | None = None
-    resource: AnyResource | None = None
+    # Declared before `resource`, which reads it when the resource has no `type` of its own.
+    resource: Annotated[Resource, ValidatedByItsType("resource_type")] | None = None
     previous_values: dict[str, Any] | None = None
     audit_data: AuditData | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _typed_resource(cls, data: Any) -> Any:
-        if not is_mapping(data):
-            return data
-        raw = data.get("resource")
-        if is_mapping(raw) and "id" in raw:
-            rtype = raw.get("type") or data.get("resourceType") or data.get("resource_type")
-            data = {**data, "resource": resource_from({**raw, "type": rtype})}
-        return data
 
 
 class Event(Resource):
@@ -63,3 +52,6 @@ class Event(Resource):
 
     resource_type: ClassVar[str | None] = "event"
     attributes: EventAttributes = Field(default_factory=EventAttributes)
+
+
+rebuilt_with_the_registry(EventAttributes, Event)
