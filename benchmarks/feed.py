@@ -12,7 +12,8 @@ HTTP/1.1, keep-alive), in Transit and in JSON, two ways:
   `startAfterSequenceId` from the last page, every event of it looked at.
 
 Each round times every side once, in an order that turns from round to round; the figures are
-the best time's events per second and the median of per-round ratios feed / query. Then one
+the best time's events per second (in wall time, and in this process's CPU time, which a busy
+machine moves less) and the medians of per-round ratios feed / query. Then one
 pass of each side under tracemalloc gives its peak memory over the start (what the client
 holds at most while reading); a feed keeps one page at a time, so its peak should not grow
 with N. The process's peak RSS comes last.
@@ -80,12 +81,16 @@ def warm_up(integ: IntegrationClient) -> None:
     integ.events.query({"perPage": PER_PAGE})
 
 
-def timed(read: Callable[[IntegrationClient], int], integ: IntegrationClient, n: int) -> float:
-    started = time.perf_counter()
+def timed(
+    read: Callable[[IntegrationClient], int], integ: IntegrationClient, n: int
+) -> tuple[float, float]:
+    """The side's wall time and this process's CPU time (which leaves out the server's work,
+    and the time other processes of a busy machine take the CPU), in seconds."""
+    started, cpu = time.perf_counter(), time.process_time()
     count = read(integ)
-    elapsed = time.perf_counter() - started
+    elapsed, used = time.perf_counter() - started, time.process_time() - cpu
     assert count == n, (count, n)
-    return elapsed
+    return elapsed, used
 
 
 def peak(read: Callable[[IntegrationClient], int], integ: IntegrationClient) -> float:
@@ -104,24 +109,27 @@ def measure(base_url: str, n: int, rounds: int) -> None:
         integ = IntegrationClient("bench-id", "bench-secret", base_url=base_url, wire_format=form)
         warm_up(integ)
         times: dict[str, list[float]] = {side: [] for side in SIDES}
-        ratios = []
+        cpu: dict[str, list[float]] = {side: [] for side in SIDES}
+        ratios, cpu_ratios = [], []
         for r in range(rounds):
             order = list(SIDES) if r % 2 == 0 else list(reversed(SIDES))
             took = {side: timed(SIDES[side], integ, n) for side in order}
-            for side, seconds in took.items():
+            for side, (seconds, used) in took.items():
                 times[side].append(seconds)
-            ratios.append(took["feed"] / took["query"])
+                cpu[side].append(used)
+            ratios.append(took["feed"][0] / took["query"][0])
+            cpu_ratios.append(took["feed"][1] / took["query"][1])
         peaks = {side: peak(read, integ) for side, read in SIDES.items()}
         for side in SIDES:
             best = min(times[side])
             print(
-                f"{n:>7,} events  {form:<7}  {side:<5}  {n / best:>8,.0f} events/s"
-                f"  (best {best:6.2f} s, median {statistics.median(times[side]):6.2f} s)"
-                f"  peak {peaks[side]:6.2f} MB"
+                f"{n:>7,} events  {form:<7}  {side:<5}  {n / best:>7,.0f} events/s"
+                f" (best {best:6.2f} s, median {statistics.median(times[side]):6.2f} s)"
+                f"  {n / min(cpu[side]):>7,.0f} events/CPU s  peak {peaks[side]:5.2f} MB"
             )
         print(
-            f"{n:>7,} events  {form:<7}  feed / query: {statistics.median(ratios):.3f}x"
-            f" (median of {rounds} rounds)"
+            f"{n:>7,} events  {form:<7}  feed / query: {statistics.median(ratios):.3f}x,"
+            f" in CPU time {statistics.median(cpu_ratios):.3f}x (medians of {rounds} rounds)"
         )
         integ.close()
 
