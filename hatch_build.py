@@ -29,6 +29,7 @@ import sysconfig
 import tempfile
 from importlib.util import find_spec
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 VARIABLE = "FLEXCLIENT_BUILD"
@@ -107,11 +108,11 @@ def compiler_problem() -> str | None:
 def editable_requested() -> bool:
     """Whether hatchling is answering `get_requires_for_build_editable`: the one question the
     build hook is asked (`dependencies()`) without being told whether the build is editable."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         if frame.f_code.co_name == "get_requires_for_build_editable":
             return True
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return False
 
 
@@ -151,7 +152,7 @@ def get_build_hook() -> type:
     """The hook class, for hatchling (which imports this file to call it)."""
     from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-    class CompiledReaderHook(BuildHookInterface):  # type: ignore[type-arg]
+    class CompiledReaderHook(BuildHookInterface):
         """Compiles the Transit reader into the wheel, or leaves it pure Python."""
 
         PLUGIN_NAME = "custom"
