@@ -417,10 +417,30 @@ class Commands:
         return Commands(self.add(name, help), self._common)
 
 
+class ShowVersion(argparse.Action):
+    """`--version`: flexclient's version and the build of its Transit reader (compiled by mypyc
+    or pure Python, docs/performance.md), looked up only when asked, so `--help` stays fast."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from flexclient import __version__
+        from flexclient._wire import transit_reader
+
+        where = transit_reader.__file__ or ""
+        build = "pure Python" if where.endswith(".py") else "compiled (mypyc)"
+        print(f"flexclient {__version__}, Transit reader {build}: {where}")
+        parser.exit()
+
+
 def parser() -> argparse.ArgumentParser:
     common = global_options()
     top = argparse.ArgumentParser(
         prog="flexclient", description=(__doc__ or "").split("\n\n")[0], parents=[common]
+    )
+    top.add_argument(
+        "--version",
+        action=ShowVersion,
+        nargs=0,
+        help="print the version and whether the Transit reader is compiled, and exit",
     )
     commands = Commands(top, common)
 
