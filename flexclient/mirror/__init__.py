@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from flexclient.mirror.schema import (
         OPTIONAL_TABLES as OPTIONAL_TABLES,
         TABLES as TABLES,
+        OptionalTables as OptionalTables,
         schema_markdown as schema_markdown,
     )
 
@@ -51,6 +52,7 @@ if not TYPE_CHECKING:
             "flexclient.mirror.schema": (
                 "OPTIONAL_TABLES",
                 "TABLES",
+                "OptionalTables",
                 "schema_markdown",
             ),
         },

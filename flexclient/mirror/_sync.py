@@ -27,7 +27,7 @@ from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, Unpack, cast
 
 from flexclient._errors import (
     NotFoundError,
@@ -55,6 +55,7 @@ from flexclient.mirror.schema import (
     TABLES,
     TRANSACTIONS,
     USERS,
+    OptionalTables,
     PerParent,
     SqlValue,
     Table,
@@ -342,8 +343,9 @@ class Mirror:
     ...     report = mirror.sync()  # a snapshot the first time, then the events since
     >>> print(report)  # doctest: +SKIP
 
-    `messages`, `availability_exceptions` and `stock_adjustments` add their tables: each costs
-    a request (two for availability exceptions) per transaction or listing at the snapshot.
+    The optional tables' keywords (`OptionalTables`: `messages`, `availability_exceptions`,
+    `stock_adjustments`) add their tables: each costs a request (two for availability
+    exceptions) per transaction or listing at the snapshot.
     `poll_interval` is how often `follow()` asks for new events (60 s; under 10 s only with
     `allow_fast_polling=True`). `progress` draws the snapshot's progress on `stream` (by
     default only when it is a terminal). `clock` is the local clock (tests move it), corrected
@@ -359,9 +361,6 @@ class Mirror:
         client: IntegrationClient,
         database: str,
         *,
-        messages: bool = False,
-        availability_exceptions: bool = False,
-        stock_adjustments: bool = False,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         allow_fast_polling: bool = False,
         progress: bool | None = None,
@@ -369,7 +368,13 @@ class Mirror:
         clock: Callable[[], dt.datetime] = _utcnow,
         schema: str | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        **tables: Unpack[OptionalTables],
     ) -> None:
+        unknown = sorted(set(tables) - set(OPTIONAL_TABLES))
+        if unknown:
+            raise ParameterError(
+                unknown[0], f"not an optional table (those are: {', '.join(OPTIONAL_TABLES)})"
+            )
         if poll_interval < FASTEST_POLL_INTERVAL and not allow_fast_polling:
             raise ParameterError(
                 "poll_interval",
@@ -377,12 +382,8 @@ class Mirror:
                 f" ({credits_per_day(poll_interval):,} credits a day)",
             )
         self._client = client
-        # By table name: each optional table of the schema is a keyword above.
-        self._options = {
-            "messages": messages,
-            "availability_exceptions": availability_exceptions,
-            "stock_adjustments": stock_adjustments,
-        }
+        # By table name: each optional table of the schema is a keyword (`OptionalTables`).
+        self._options: dict[str, bool] = {name: bool(tables.get(name)) for name in OPTIONAL_TABLES}
         self._tables = tuple(t for t in TABLES if not t.optional or self._options[t.name])
         self._poll = poll_interval
         self._allow_fast = allow_fast_polling

@@ -16,12 +16,12 @@ for it, a listing's images as its `images` list (dlt makes it the child table
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from flexclient._errors import require
 from flexclient.mirror._store import Store
 from flexclient.mirror._sync import Mirror
-from flexclient.mirror.schema import EVENTS, TABLES, Kind, Table
+from flexclient.mirror.schema import EVENTS, TABLES, Kind, OptionalTables, Table
 
 if TYPE_CHECKING:
     from flexclient._clients import IntegrationClient
@@ -34,24 +34,16 @@ def dlt_source(
     client: IntegrationClient,
     *,
     staging: str = "sqlite:///flexclient-mirror.db",
-    messages: bool = False,
-    availability_exceptions: bool = False,
-    stock_adjustments: bool = False,
+    **tables: Unpack[OptionalTables],
 ) -> Any:
     """A dlt source of the marketplace's tables (`flexclient[dlt]`); `staging` is the mirror
     it keeps to know what changed, an SQLite or PostgreSQL URL (keep it between runs:
-    without it, the next run is a new snapshot)."""
+    without it, the next run is a new snapshot). The optional tables' keywords
+    (`OptionalTables`) add their tables, as they do to `Mirror`."""
     dlt = require("dlt", "dlt", "the dlt source")
 
     def changed_rows() -> Iterator[Any]:
-        with Mirror(
-            client,
-            staging,
-            messages=messages,
-            availability_exceptions=availability_exceptions,
-            stock_adjustments=stock_adjustments,
-            progress=False,
-        ) as mirror:
+        with Mirror(client, staging, progress=False, **tables) as mirror:
             mirror.store.track_changes = True
             mirror.sync()
             store = mirror.store

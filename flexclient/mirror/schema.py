@@ -29,7 +29,7 @@ import typing
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import flexclient.models
 from flexclient._errors import MirrorError
@@ -538,6 +538,23 @@ TABLES: tuple[Table, ...] = (
 )
 # The tables the mirror keeps only when asked: each costs requests at a snapshot (`cost`).
 OPTIONAL_TABLES: tuple[str, ...] = tuple(t.name for t in TABLES if t.optional)
+
+
+class OptionalTables(TypedDict, total=False):
+    """The optional tables, as keywords of `Mirror(...)` and `dlt_source(...)`: each True
+    adds its table (what it costs: its entry's `cost`). A key for each entry of `TABLES`
+    with `optional=True` (a test keeps them equal), so that a type checker names a
+    misspelled one.
+
+    >>> from flexclient.mirror import Mirror
+    >>> Mirror(integ, "sqlite:///market.db", messages=True)  # doctest: +SKIP
+    """
+
+    messages: bool
+    availability_exceptions: bool
+    stock_adjustments: bool
+
+
 BY_RESOURCE_TYPE: Mapping[str, Table] = {t.resource_type: t for t in TABLES}
 
 

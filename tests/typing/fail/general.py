@@ -1,6 +1,8 @@
 import uuid
 
 from flexclient import IntegrationClient, MarketplaceClient
+from flexclient.mirror import Mirror
+from flexclient.mirror.dlt import dlt_source
 from flexclient.models import Image, User
 
 sdk = MarketplaceClient("id")
@@ -61,3 +63,13 @@ sdk.marketplace.show({}, {"expand": True})
 # [mypy] Missing named argument "password" for "login" of "MarketplaceClient"
 # [pyright] Expected 0 positional arguments
 sdk.login({"username": "a@example.com", "password": "secret"})
+# The mirror's optional tables are keywords a checker knows (`OptionalTables`).
+# [mypy] Unexpected keyword argument "message" for "Mirror"; did you mean "messages"?
+# [pyright] No parameter named "message"
+Mirror(integ, "sqlite:///m.db", message=True)
+# [mypy] Unexpected keyword argument "availability_exception" for "dlt_source"
+# [pyright] No parameter named "availability_exception"
+dlt_source(integ, availability_exception=True)
+# [mypy] Argument "messages" to "Mirror" has incompatible type "str"; expected "bool"
+# [pyright] Argument of type "Literal['yes']" cannot be assigned to parameter "messages"
+Mirror(integ, "sqlite:///m.db", messages="yes")
