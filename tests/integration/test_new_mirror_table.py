@@ -96,19 +96,21 @@ class Walk:
 
 
 def rows(database: Path, sql: str) -> list[tuple[str, str, str]]:
+    """The rows `sql` selects from the SQLite file `database`, sorted."""
     with closing(sqlite3.connect(database)) as db:
         return sorted(db.execute(sql).fetchall())
 
 
 def table_names(database: Path) -> set[str]:
+    """The tables of the SQLite file `database`."""
     with closing(sqlite3.connect(database)) as db:
         return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
 def file_event(sequence_id: int, at: dt.datetime, fid: str, owner: uuid.UUID) -> dict[str, object]:
     """An events answer with one `file/updated` event: the file renamed. (The fake emits no
-    events for files, nor do the API's docs list any: an answer of the API's shape stands in
-    for one, to show that catching up reads the table by the event's resource type.)"""
+    events for files: an answer of the API's shape stands in for one, to show that catching
+    up finds the table by the event's resource type.)"""
     when = at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
     resource = {
         "id": fid,
@@ -125,8 +127,8 @@ def file_event(sequence_id: int, at: dt.datetime, fid: str, owner: uuid.UUID) ->
         "resourceType": "file",
         "resource": resource,
     }
-    attributes = {"id": str(uuid.uuid4()), "type": "event", "attributes": event}
-    return {"data": [attributes], "meta": {}}
+    data = {"id": str(uuid.uuid4()), "type": "event", "attributes": event}
+    return {"data": [data], "meta": {}}
 
 
 @pytest.fixture(scope="module")
