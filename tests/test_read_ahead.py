@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from flexclient._support.json_reading import program_threads
 from flexclient.mirror._ahead import ReadAhead
 
 NAME = "flexclient-test-read"
@@ -79,3 +80,14 @@ def test_a_consumer_that_stops_stops_the_reader() -> None:
     stopped_at = len(made)
     time.sleep(0.2)
     assert len(made) == stopped_at < 10  # nothing more read after the block
+
+
+def test_the_reader_is_one_of_flexclients_helpers_not_a_thread_of_the_programs() -> None:
+    # So that a page decoded on it pauses the collector as in a program of one thread
+    # (tests/test_side_effects.py): the consumer waits for it inside flexclient.
+    def source() -> Iterator[tuple[int, int]]:
+        yield threading.active_count(), program_threads()
+
+    with ReadAhead(source(), 1, NAME) as items:
+        [(running, counted)] = list(items)
+    assert counted == running - 1

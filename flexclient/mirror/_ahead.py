@@ -26,17 +26,17 @@ class ReadAhead(Generic[_T]):
     waits for it inside flexclient: decoding on it pauses the collector as in a program of
     one thread (`flexclient.models.pause_collector_while_decoding`).
 
-    >>> with ReadAhead(iter(range(3)), depth=2) as items:
+    >>> with ReadAhead(iter(range(3)), depth=2, name="numbers") as items:
     ...     list(items)
     [0, 1, 2]
     """
 
-    def __init__(self, source: Iterator[_T], depth: int, name: str = "flexclient-read") -> None:
+    def __init__(self, source: Iterator[_T], depth: int, name: str) -> None:
         self._source = source
         # An item, an error, or None for the end.
         self._queue: queue.Queue[tuple[_T] | BaseException | None] = queue.Queue(depth)
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._read, name=name, daemon=True)
+        self._thread = threading.Thread(target=self._read, name=name)
 
     def __enter__(self) -> Generator[_T]:
         self._thread.start()
@@ -59,19 +59,19 @@ class ReadAhead(Generic[_T]):
         helper_thread()
         try:
             for item in self._source:
-                if not self._put((item,)):
+                self._put((item,))
+                if self._stop.is_set():
                     return
         except BaseException as exc:  # the consumer's to raise, in its thread
             self._put(exc)
             return
         self._put(None)
 
-    def _put(self, entry: tuple[_T] | BaseException | None) -> bool:
-        """Queue `entry` once there is room; False if the consumer stopped first."""
+    def _put(self, entry: tuple[_T] | BaseException | None) -> None:
+        """Queue `entry` once there is room, unless the consumer stops first."""
         while not self._stop.is_set():
             try:
                 self._queue.put(entry, timeout=_LOOK)
-                return True
+                return
             except queue.Full:
                 continue
-        return False
