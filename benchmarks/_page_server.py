@@ -32,6 +32,44 @@ TOKEN = (
 )
 
 
+class KeepAlive(BaseHTTPRequestHandler):
+    """What the benchmarks' servers share: HTTP/1.1 with keep-alive, as the clients use it;
+    a token for any POST (the token request); nothing logged."""
+
+    protocol_version = "HTTP/1.1"
+    # Headers and body go in two writes: with Nagle's algorithm the second would wait for
+    # the client's delayed acknowledgement of the first (40 ms on Linux).
+    disable_nagle_algorithm = True
+    token = TOKEN
+
+    def send_body(self, body: bytes, content_type: str) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def transit_asked(self) -> bool:
+        """Whether the request's `Accept` asks for Transit (else JSON)."""
+        return "transit" in self.headers.get("Accept", "transit")
+
+    def send_encoded(self, body: bytes, transit: bool) -> None:
+        kind = "application/transit+json" if transit else "application/json"
+        self.send_body(body, f"{kind};charset=utf-8")
+
+    def send_page(self, json_body: bytes, transit_body: bytes) -> None:
+        """The page in the format the request asks for."""
+        transit = self.transit_asked()
+        self.send_encoded(transit_body if transit else json_body, transit)
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_body(self.token, "application/json")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
 def server(page: str) -> ThreadingHTTPServer:
     """The server of `page` (a count of listings or a shape's name), bound to a free port of
     127.0.0.1, not yet serving."""
@@ -40,44 +78,25 @@ def server(page: str) -> ThreadingHTTPServer:
     marketplace["data"]["attributes"] = {"name": "Bench"}
     shown = JSON.encode(marketplace), TRANSIT.encode(keyword_types(marketplace))
 
-    class Answer(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        # Headers and body go in two writes: with Nagle's algorithm the second would wait
-        # for the client's delayed acknowledgement of the first (40 ms on Linux).
-        disable_nagle_algorithm = True
-
-        def _send(self, body: bytes, content_type: str) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def do_POST(self) -> None:
-            self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            self._send(TOKEN, "application/json")
-
+    class Answer(KeepAlive):
         def do_GET(self) -> None:
-            json_body, transit_body = (
-                shown if self.path.endswith("/marketplace/show") else (as_json, as_transit)
-            )
-            if "transit" in self.headers.get("Accept", "transit"):
-                self._send(transit_body, "application/transit+json;charset=UTF-8")
-            else:
-                self._send(json_body, "application/json;charset=utf-8")
-
-        def log_message(self, *args: object) -> None:
-            pass
+            shows = self.path.endswith("/marketplace/show")
+            self.send_page(*(shown if shows else (as_json, as_transit)))
 
     return ThreadingHTTPServer(("127.0.0.1", 0), Answer)
 
 
-def main() -> None:
-    made = server(sys.argv[1] if len(sys.argv) > 1 else "100")
+def serve_until_input_closes(made: ThreadingHTTPServer) -> None:
+    """Print the port `made` listens on, then serve until the benchmark closes this
+    process's input (or ends)."""
     threading.Thread(target=made.serve_forever, daemon=True).start()
     print(made.server_address[1], flush=True)
-    sys.stdin.read()  # until the benchmark closes our input (or ends)
+    sys.stdin.read()
     made.shutdown()
+
+
+def main() -> None:
+    serve_until_input_closes(server(sys.argv[1] if len(sys.argv) > 1 else "100"))
 
 
 if __name__ == "__main__":

@@ -427,9 +427,10 @@ def _changed(n: int, ids: Iterator[uuid.UUID], rng: random.Random) -> tuple[str,
     return "availabilityException/created", exception, None
 
 
-def events_page(events: int = 100) -> dict[str, Any]:
+def events_page(events: int = 100, first_sequence_id: int = 1000) -> dict[str, Any]:
     """An Integration API `events.query` page: `events` events of the kinds `_changed`
-    turns over, each with its `resource` and `previousValues` as the event feed sends them."""
+    turns over, each with its `resource` and `previousValues` as the event feed sends them,
+    their sequence IDs from `first_sequence_id` on."""
     rng, ids = random.Random(f"events {events}"), _ids(f"events {events}")
     marketplace, client = next(ids), next(ids)
     data = []
@@ -441,7 +442,7 @@ def events_page(events: int = 100) -> dict[str, Any]:
                 "id": next(ids),
                 "type": "event",
                 "attributes": {
-                    "sequenceId": 1000 + n,
+                    "sequenceId": first_sequence_id + n,
                     "createdAt": CREATED + dt.timedelta(minutes=n),
                     "eventType": event_type,
                     "source": "source/marketplace-api",
@@ -528,18 +529,22 @@ assert READS.keys() == SHAPES.keys()
 
 
 def encoded_shape(shape: str) -> tuple[bytes, bytes]:
-    """A shape's page as (JSON bytes, Transit bytes), as the API writes each: in Transit,
-    the type of every resource (an event's resource too) and reference as a keyword."""
-    body = SHAPES[shape]()
+    """A shape's page as (JSON bytes, Transit bytes), as the API writes each."""
+    return encoded_body(SHAPES[shape]())
+
+
+def encoded_body(body: dict[str, Any]) -> tuple[bytes, bytes]:
+    """A page as (JSON bytes, Transit bytes), as the API writes each: in Transit, the type
+    of every resource (an event's resource too) and reference as a keyword."""
     transit = keyword_types(body)
-    if shape == "events":
-        transit["data"] = [
-            event | {"attributes": event["attributes"] | {"resource": _typed(event)}}
-            for event in transit["data"]
-        ]
+    transit["data"] = [_typed(item) for item in transit["data"]]
     return JSON.encode(body), TRANSIT.encode(transit)
 
 
-def _typed(event: dict[str, Any]) -> dict[str, Any] | None:
-    resource = event["attributes"]["resource"]
-    return None if resource is None else keyword_types({"data": resource})["data"]
+def _typed(item: dict[str, Any]) -> dict[str, Any]:
+    """An event with its resource's types as keywords; any other resource as it is."""
+    resource = (item.get("attributes") or {}).get("resource")
+    if resource is None:
+        return item
+    typed = keyword_types({"data": resource})["data"]
+    return item | {"attributes": item["attributes"] | {"resource": typed}}

@@ -3,8 +3,8 @@
     python benchmarks/feed.py [rounds] [--events 10000,100000]
 
 Reads N events (10,000 and 100,000 by default; mixed types with realistic payloads, 100 a
-page, `_event_pages.py`) from a loopback server in a process of its own (`_feed_server.py`,
-HTTP/1.1, keep-alive), in Transit and in JSON, two ways:
+page, the `events` page shape of `_pages.py`) from a loopback server in a process of its own
+(`_feed_server.py`, HTTP/1.1, keep-alive), in Transit and in JSON, two ways:
 
 - **feed**: `integ.events_feed(stop_when_caught_up=True)`, every event handed out (its
   checks of the sequence, its buffer and position), until it has caught up;
@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _event_pages import FIRST_SEQUENCE_ID, PER_PAGE
+from _feed_server import FIRST_SEQUENCE_ID, PER_PAGE
 from _machine import described
 
 from flexclient import IntegrationClient
