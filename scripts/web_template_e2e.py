@@ -82,10 +82,7 @@ def fake_serve(port: int) -> Iterator[dict[str, str]]:
     )
     try:
         assert proc.stdout is not None
-        lines: list[str] = []
-        while line := proc.stdout.readline().strip():
-            lines.append(line)
-        yield read_banner(lines)
+        yield read_banner(proc.stdout)  # up to the blank line that ends it
     finally:
         proc.terminate()
         proc.wait(timeout=10)
